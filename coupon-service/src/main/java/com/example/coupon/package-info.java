@@ -1,0 +1,4 @@
+/**
+ * coupon-service: the feature root (aggregate, state machine, application service).
+ */
+package com.example.coupon;

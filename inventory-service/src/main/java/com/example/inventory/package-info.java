@@ -1,0 +1,4 @@
+/**
+ * inventory-service: the feature root (aggregate, state machine, application service).
+ */
+package com.example.inventory;

@@ -1,0 +1,4 @@
+/**
+ * order-service: the feature root (aggregate, state machine, application service).
+ */
+package com.example.order;

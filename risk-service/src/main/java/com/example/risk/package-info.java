@@ -1,0 +1,4 @@
+/**
+ * risk-service: the feature root (aggregate, state machine, application service).
+ */
+package com.example.risk;

@@ -1,0 +1,18 @@
+package com.example.risk;
+
+import java.util.List;
+
+import org.springframework.boot.test.context.SpringBootTest;
+
+import com.example.events.testsupport.FreshInfrastructure;
+import com.example.events.testsupport.ServiceStartupContract;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@FreshInfrastructure
+class RiskServiceStartupIntegrationTests extends ServiceStartupContract {
+
+    @Override
+    protected List<String> ownTables() {
+        return List.of();
+    }
+}

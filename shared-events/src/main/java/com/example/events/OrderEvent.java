@@ -1,0 +1,12 @@
+package com.example.events;
+
+/** Events published by order-service on {@value #EXCHANGE}. */
+public sealed interface OrderEvent extends DomainEvent permits OrderCreated, OrderCancelled {
+
+    String EXCHANGE = "order.events";
+
+    @Override
+    default String exchange() {
+        return EXCHANGE;
+    }
+}
