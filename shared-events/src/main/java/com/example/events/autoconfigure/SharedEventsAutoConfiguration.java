@@ -3,6 +3,7 @@ package com.example.events.autoconfigure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -11,13 +12,17 @@ import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomize
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.r2dbc.core.DatabaseClient;
 
 import com.example.events.EventJson;
 import com.example.events.database.DatabaseCreator;
 import com.example.events.faults.CrashPoints;
+import com.example.events.outbox.OutboxWriter;
+
+import io.r2dbc.spi.ConnectionFactory;
 
 /** Wires the shared mechanics into every service that has shared-events on its class path. */
-@AutoConfiguration(beforeName = {
+@AutoConfiguration(afterName = "org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration", beforeName = {
         "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
         "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
 public class SharedEventsAutoConfiguration {
@@ -33,6 +38,14 @@ public class SharedEventsAutoConfiguration {
                     CrashPoints.EXIT_CODE, crashPoints.armed());
         }
         return crashPoints;
+    }
+
+    @Bean
+    @ConditionalOnBean(ConnectionFactory.class)
+    @ConditionalOnMissingBean
+    OutboxWriter outboxWriter(ConnectionFactory connectionFactory) {
+        // A client on the same ConnectionFactory joins the caller's reactive transaction.
+        return new OutboxWriter(DatabaseClient.create(connectionFactory));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,0 +1,49 @@
+package com.example.events.outbox;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+
+import com.example.events.DomainEvent;
+import com.example.events.EventJson;
+
+import io.r2dbc.postgresql.codec.Json;
+import reactor.core.publisher.Mono;
+
+/**
+ * Appends an event to the service's {@code outbox_events} table and wakes the relay. Call it inside
+ * the transaction that makes the business change: the event then exists if and only if the change
+ * does. The notification is delivered by PostgreSQL only when that transaction commits.
+ */
+public final class OutboxWriter {
+
+    /** The LISTEN/NOTIFY channel the relay listens on. */
+    public static final String CHANNEL = "outbox_events";
+
+    private final DatabaseClient db;
+
+    public OutboxWriter(DatabaseClient db) {
+        this.db = db;
+    }
+
+    public Mono<Void> append(DomainEvent event) {
+        return append(event, null);
+    }
+
+    /**
+     * @param traceparent W3C trace context of the request that caused the event, or null
+     */
+    public Mono<Void> append(DomainEvent event, String traceparent) {
+        DatabaseClient.GenericExecuteSpec insert = db.sql("""
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
+                values (:id, :aggregateType, :aggregateId, :eventType, :exchange, :payload, :traceparent)""")
+                .bind("id", event.eventId())
+                .bind("aggregateType", event.aggregateType())
+                .bind("aggregateId", event.aggregateId())
+                .bind("eventType", event.eventType())
+                .bind("exchange", event.exchange())
+                .bind("payload", Json.of(EventJson.write(event)));
+        insert = traceparent == null ? insert.bindNull("traceparent", String.class)
+                : insert.bind("traceparent", traceparent);
+        return insert.then()
+                .then(db.sql("select pg_notify('" + CHANNEL + "', :exchange)").bind("exchange", event.exchange()).then());
+    }
+}

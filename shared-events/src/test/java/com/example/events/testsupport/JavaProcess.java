@@ -1,0 +1,110 @@
+package com.example.events.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Spring Boot application started in a child JVM, for tests that need a process to really die
+ * (crash points halt the JVM) and come back. Spring properties are passed as {@code --key=value}
+ * arguments; output goes to a log file. {@link #close()} kills the process, so a test that fails
+ * leaves nothing behind.
+ */
+public final class JavaProcess implements AutoCloseable {
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private JavaProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts an executable jar, e.g. {@code target/inventory-service.jar}. */
+    public static JavaProcess startJar(Path jar, Map<String, ?> properties, Path log) {
+        return start(jar.getFileName().toString(), List.of("-jar", jar.toString()), properties, log);
+    }
+
+    /** Starts a main class with the current test class path (for modules that have no executable jar). */
+    public static JavaProcess startMain(Class<?> mainClass, Map<String, ?> properties, Path log) {
+        return start(mainClass.getSimpleName(),
+                List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()), properties, log);
+    }
+
+    private static JavaProcess start(String name, List<String> target, Map<String, ?> properties, Path log) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        command.addAll(target);
+        properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+            return new JavaProcess(name, process, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + name, e);
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Waits for the process to end by itself and returns its exit code. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError(name + " still running after " + timeout + "; log: " + log);
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** SIGKILL: no shutdown hooks, no cleanup. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public String log() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (pid " + process.pid() + ", log " + log + ")";
+    }
+}
