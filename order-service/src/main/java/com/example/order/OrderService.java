@@ -2,6 +2,8 @@ package com.example.order;
 
 import java.util.UUID;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
@@ -22,6 +24,8 @@ import reactor.core.publisher.Mono;
 @Service
 public class OrderService {
 
+    private static final Logger log = LoggerFactory.getLogger(OrderService.class);
+
     private final OrderRepository orders;
     private final OutboxWriter outbox;
     private final TransactionalOperator transaction;
@@ -36,7 +40,8 @@ public class OrderService {
         this.outbox = outbox;
         this.transaction = transaction;
         this.crashPoints = crashPoints;
-        this.created = Counter.builder("orders.created").description("Orders created").register(meters);
+        this.created = Counter.builder("orders.placed").description("Orders created (first request of an intent)")
+                .register(meters);
         this.replayed = Counter.builder("orders.replayed")
                 .description("POST /orders answered with an existing order (same key, same payload)").register(meters);
         this.keyReused = Counter.builder("orders.idempotency_key_reused")
@@ -68,11 +73,15 @@ public class OrderService {
     private void afterCommit(Placement placement) {
         if (placement instanceof Placement.Created) {
             created.increment();
+            log.info("Order {} created for user {}", placement.order().id(), placement.order().userId());
             crashPoints.reach(CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
         } else if (placement instanceof Placement.Replayed) {
             replayed.increment();
+            log.debug("Replayed order {} for user {}", placement.order().id(), placement.order().userId());
         } else {
             keyReused.increment();
+            log.info("Refused reuse of the idempotency key of order {} by user {} for a different request",
+                    placement.order().id(), placement.order().userId());
         }
     }
 

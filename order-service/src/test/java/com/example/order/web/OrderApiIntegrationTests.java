@@ -10,11 +10,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -32,6 +35,7 @@ import tools.jackson.databind.JsonNode;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure
+@ExtendWith(OutputCaptureExtension.class)
 class OrderApiIntegrationTests {
 
     private static final String PROBLEM = "https://example.com/problems/";
@@ -236,11 +240,35 @@ class OrderApiIntegrationTests {
     }
 
     @Test
+    void theRequestIdIsInTheLogLinesOfItsRequest(CapturedOutput output) {
+        client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).header("X-Request-Id", "log-me-4711")
+                .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange().expectStatus().isCreated();
+
+        assertThat(output.getAll().lines().filter(line -> line.contains("created for user " + user)))
+                .singleElement().asString().contains("log-me-4711");
+    }
+
+    @Test
     void requestIdIsNeverAnIdempotencyKey() {
         client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).header("X-Request-Id", "same")
                 .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange().expectStatus().isCreated();
         client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).header("X-Request-Id", "same")
                 .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange().expectStatus().isCreated();
+    }
+
+    @Test
+    void countsCreatedReplayedAndRefusedOrders() {
+        UUID key = UUID.randomUUID();
+        post(order(user, List.of(4), key, null)).expectStatus().isCreated();
+        post(order(user, List.of(4), key, null)).expectStatus().isOk();
+        post(order(user, List.of(5), key, null)).expectStatus().isEqualTo(422);
+
+        String metrics = client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(metrics).containsPattern("orders_placed_total\\{[^}]*\\} [1-9]")
+                .containsPattern("orders_replayed_total\\{[^}]*\\} [1-9]")
+                .containsPattern("orders_idempotency_key_reused_total\\{[^}]*\\} [1-9]")
+                .contains("http_server_requests_seconds_count{");
     }
 
     @Test
