@@ -13,6 +13,6 @@ class OrderServiceStartupIntegrationTests extends ServiceStartupContract {
 
     @Override
     protected List<String> ownTables() {
-        return List.of();
+        return List.of("orders", "order_lines");
     }
 }

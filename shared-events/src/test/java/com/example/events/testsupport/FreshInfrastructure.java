@@ -22,4 +22,10 @@ import org.springframework.test.context.ContextCustomizerFactories;
 @ContextCustomizerFactories(FreshInfrastructureCustomizerFactory.class)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 public @interface FreshInfrastructure {
+
+    /**
+     * False when the test brings its own database server (e.g. a {@link ThrowawayPostgres} it stops
+     * and starts) and sets the {@code spring.r2dbc.*} and {@code spring.flyway.*} properties itself.
+     */
+    boolean database() default true;
 }

@@ -23,41 +23,40 @@ class FreshInfrastructureCustomizerFactory implements ContextCustomizerFactory {
                 .isPresent(FreshInfrastructure.class)) {
             return null;
         }
-        return new Customizer(testClass);
+        boolean database = MergedAnnotations.from(testClass, MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
+                .get(FreshInfrastructure.class).getBoolean("database");
+        return new Customizer(testClass, database);
     }
 
     /** One per test class: equal only to itself, so every class gets its own context and infrastructure. */
     private static final class Customizer implements ContextCustomizer {
 
         private final Class<?> testClass;
+        private final boolean database;
 
-        Customizer(Class<?> testClass) {
+        Customizer(Class<?> testClass, boolean database) {
             this.testClass = testClass;
+            this.database = database;
         }
 
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
             TestInfrastructure infrastructure = TestInfrastructure.get();
             String service = context.getEnvironment().getProperty("spring.application.name", "service");
-            String database = infrastructure.createDatabase("it_" + service);
             String vhost = infrastructure.createVhost("it-" + service);
-            TestInfrastructure.Postgres pg = infrastructure.postgres();
-            TestInfrastructure.Rabbit mq = infrastructure.rabbit();
-
             Map<String, Object> properties = new LinkedHashMap<>();
-            properties.put("spring.r2dbc.url", pg.r2dbcUrl(database));
-            properties.put("spring.r2dbc.username", pg.user());
-            properties.put("spring.r2dbc.password", pg.password());
-            properties.put("spring.flyway.url", pg.jdbcUrl(database));
-            properties.put("spring.flyway.user", pg.user());
-            properties.put("spring.flyway.password", pg.password());
-            properties.put("spring.rabbitmq.host", mq.host());
-            properties.put("spring.rabbitmq.port", mq.port());
-            properties.put("spring.rabbitmq.username", mq.user());
-            properties.put("spring.rabbitmq.password", mq.password());
-            properties.put("spring.rabbitmq.virtual-host", vhost);
-            properties.put("test.database.name", database);
-            properties.put("test.database.jdbc-url", pg.jdbcUrl(database));
+            if (database) {
+                String name = infrastructure.createDatabase("it_" + service);
+                properties.putAll(infrastructure.springProperties(name, vhost));
+                properties.put("test.database.name", name);
+                properties.put("test.database.jdbc-url", infrastructure.postgres().jdbcUrl(name));
+            } else {
+                infrastructure.springProperties("unused", vhost).forEach((key, value) -> {
+                    if (key.startsWith("spring.rabbitmq.")) {
+                        properties.put(key, value);
+                    }
+                });
+            }
             properties.put("test.rabbitmq.virtual-host", vhost);
             context.getEnvironment().getPropertySources()
                     .addFirst(new MapPropertySource("fresh-infrastructure-" + testClass.getSimpleName(), properties));

@@ -2,6 +2,10 @@ package com.example.events.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
 
 /**
  * A Spring Boot application started in a child JVM, for tests that need a process to really die
@@ -86,6 +92,24 @@ public final class JavaProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Waits until the service's readiness endpoint answers 200; fails at once if the process dies. */
+    public void awaitReady(int port, Duration timeout) {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/readiness"))
+                .timeout(Duration.ofSeconds(2)).build();
+        Awaitility.await(name + " ready").atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
+            if (!process.isAlive()) {
+                throw new AssertionError(name + " exited with " + process.exitValue() + " before it was ready; log: " + log);
+            }
+            try {
+                return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            }
+        });
     }
 
     public String log() {

@@ -1,6 +1,8 @@
 package com.example.events.testsupport;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -14,7 +16,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -100,6 +104,39 @@ public final class TestInfrastructure {
                 "{\"configure\":\".*\",\"write\":\".*\",\"read\":\".*\"}");
         vhosts.add(name);
         return name;
+    }
+
+    /** The Spring properties that point a service at the given database and vhost. */
+    public Map<String, Object> springProperties(String database, String vhost) {
+        Map<String, Object> properties = new LinkedHashMap<>(databaseProperties(postgres, database));
+        properties.put("spring.rabbitmq.host", rabbit.host());
+        properties.put("spring.rabbitmq.port", rabbit.port());
+        properties.put("spring.rabbitmq.username", rabbit.user());
+        properties.put("spring.rabbitmq.password", rabbit.password());
+        properties.put("spring.rabbitmq.virtual-host", vhost);
+        return properties;
+    }
+
+    /** The Spring properties that point a service at a database on the given server. */
+    public static Map<String, Object> databaseProperties(Postgres server, String database) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.r2dbc.url", server.r2dbcUrl(database));
+        properties.put("spring.r2dbc.username", server.user());
+        properties.put("spring.r2dbc.password", server.password());
+        properties.put("spring.flyway.url", server.jdbcUrl(database));
+        properties.put("spring.flyway.user", server.user());
+        properties.put("spring.flyway.password", server.password());
+        return properties;
+    }
+
+    /** A TCP port nothing listens on right now. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void dropEverythingCreated() {

@@ -1,0 +1,14 @@
+package com.example.order;
+
+import java.time.Instant;
+import java.util.List;
+
+/** An order as it is now. The idempotency key is request metadata and deliberately not part of it. */
+public record Order(long id, long userId, OrderStatus status, List<Long> skuIds, String couponCode,
+        Instant createdAt, Instant updatedAt, StepStatus inventoryStep, StepStatus couponStep, StepStatus riskStep,
+        String rejectionReason) {
+
+    public Order {
+        skuIds = List.copyOf(skuIds);
+    }
+}

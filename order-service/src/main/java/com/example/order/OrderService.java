@@ -1,0 +1,96 @@
+package com.example.order;
+
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.example.events.OrderCreated;
+import com.example.events.faults.CrashPoints;
+import com.example.events.outbox.OutboxWriter;
+import com.example.order.persistence.OrderRepository;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Mono;
+
+/**
+ * Places orders idempotently. The unique constraint on (user id, idempotency key) decides every race:
+ * the insert that wins writes the order, its lines and its OrderCreated outbox row in one transaction;
+ * a request that loses (or comes later) reads the winner's order and compares fingerprints.
+ */
+@Service
+public class OrderService {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderService.class);
+
+    private final OrderRepository orders;
+    private final OutboxWriter outbox;
+    private final TransactionalOperator transaction;
+    private final CrashPoints crashPoints;
+    private final Counter created;
+    private final Counter replayed;
+    private final Counter keyReused;
+
+    OrderService(OrderRepository orders, OutboxWriter outbox, TransactionalOperator transaction,
+            CrashPoints crashPoints, MeterRegistry meters) {
+        this.orders = orders;
+        this.outbox = outbox;
+        this.transaction = transaction;
+        this.crashPoints = crashPoints;
+        this.created = Counter.builder("orders.placed").description("Orders created (first request of an intent)")
+                .register(meters);
+        this.replayed = Counter.builder("orders.replayed")
+                .description("POST /orders answered with an existing order (same key, same payload)").register(meters);
+        this.keyReused = Counter.builder("orders.idempotency_key_reused")
+                .description("POST /orders refused: key already used for a different payload").register(meters);
+    }
+
+    public Mono<Placement> place(PlaceOrder command) {
+        String fingerprint = command.fingerprint();
+        Mono<Placement> placement = orders.insertIfAbsent(command, fingerprint)
+                .flatMap(inserted -> orders.insertLines(inserted.id(), command.skuIds())
+                        .then(outbox.append(new OrderCreated(UUID.randomUUID(), inserted.id(), command.userId(),
+                                command.skuIds(), command.couponCode(), inserted.createdAt()), command.traceparent()))
+                        .then(orders.findById(inserted.id()))
+                        .<Placement>map(Placement.Created::new))
+                .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
+        // transactional(Mono) emits only after the commit: the crash point below is really after it.
+        return transaction.transactional(placement).doOnNext(this::afterCommit);
+    }
+
+    private Mono<Placement> existing(PlaceOrder command, String fingerprint) {
+        // The conflicting insert has committed (ON CONFLICT waited for it), so this read sees the winner.
+        return orders.findByIntent(command.userId(), command.idempotencyKey())
+                .switchIfEmpty(Mono.error(() -> new IllegalStateException("order for intent of user "
+                        + command.userId() + " vanished after a conflict")))
+                .map(found -> found.fingerprint().equals(fingerprint) ? new Placement.Replayed(found.order())
+                        : new Placement.KeyReused(found.order()));
+    }
+
+    private void afterCommit(Placement placement) {
+        if (placement instanceof Placement.Created) {
+            created.increment();
+            log.info("Order {} created for user {}", placement.order().id(), placement.order().userId());
+            crashPoints.reach(CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
+        } else if (placement instanceof Placement.Replayed) {
+            replayed.increment();
+            log.debug("Replayed order {} for user {}", placement.order().id(), placement.order().userId());
+        } else {
+            keyReused.increment();
+            log.info("Refused reuse of the idempotency key of order {} by user {} for a different request",
+                    placement.order().id(), placement.order().userId());
+        }
+    }
+
+    public Mono<Order> find(long orderId) {
+        return orders.findById(orderId);
+    }
+
+    public Mono<Order> findByIntent(long userId, UUID idempotencyKey) {
+        return orders.findByIntent(userId, idempotencyKey).map(OrderRepository.StoredOrder::order);
+    }
+
+}

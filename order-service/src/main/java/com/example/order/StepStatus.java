@@ -1,0 +1,6 @@
+package com.example.order;
+
+/** The state of one downstream step (inventory, coupon, risk) of an order. */
+public enum StepStatus {
+    PENDING, OK, REJECTED, NOT_NEEDED, COMPENSATED
+}

@@ -1,0 +1,96 @@
+package com.example.order.persistence;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+
+import com.example.order.Order;
+import com.example.order.OrderStatus;
+import com.example.order.PlaceOrder;
+import com.example.order.StepStatus;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Mono;
+
+/** SQL for orders. Every method joins the caller's transaction when there is one. */
+@Repository
+public class OrderRepository {
+
+    private static final String SELECT_ORDER = """
+            select o.id, o.user_id, o.status, o.coupon_code, o.created_at, o.updated_at, o.inventory_step,
+                   o.coupon_step, o.risk_step, o.rejection_reason, o.request_fingerprint,
+                   array(select l.sku_id from order_lines l where l.order_id = o.id order by l.line_no) as sku_ids
+            from orders o
+            """;
+
+    private final DatabaseClient db;
+
+    OrderRepository(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** The id and creation time of a row this call inserted. */
+    public record Inserted(long id, Instant createdAt) {
+    }
+
+    /** An order with the fingerprint of the request that created it. */
+    public record StoredOrder(Order order, String fingerprint) {
+    }
+
+    /**
+     * Inserts the order unless the intent exists. Never raises a unique violation (that would abort the
+     * transaction): a conflict simply inserts nothing and returns empty.
+     */
+    public Mono<Inserted> insertIfAbsent(PlaceOrder command, String fingerprint) {
+        DatabaseClient.GenericExecuteSpec insert = db.sql("""
+                insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
+                values (:userId, :key, :fingerprint, :couponCode)
+                on conflict (user_id, idempotency_key) do nothing
+                returning id, created_at""")
+                .bind("userId", command.userId())
+                .bind("key", command.idempotencyKey())
+                .bind("fingerprint", fingerprint);
+        insert = command.couponCode() == null ? insert.bindNull("couponCode", String.class)
+                : insert.bind("couponCode", command.couponCode());
+        return insert.map(row -> new Inserted(row.get("id", Long.class), instant(row, "created_at"))).one();
+    }
+
+    public Mono<Void> insertLines(long orderId, List<Long> skuIds) {
+        return db.sql("""
+                insert into order_lines (order_id, line_no, sku_id)
+                select :orderId, line.no, line.sku_id from unnest(:skuIds::bigint[]) with ordinality as line(sku_id, no)""")
+                .bind("orderId", orderId)
+                .bind("skuIds", skuIds.toArray(Long[]::new))
+                .then();
+    }
+
+    public Mono<Order> findById(long orderId) {
+        return db.sql(SELECT_ORDER + "where o.id = :id").bind("id", orderId)
+                .map(OrderRepository::order).one();
+    }
+
+    public Mono<StoredOrder> findByIntent(long userId, UUID idempotencyKey) {
+        return db.sql(SELECT_ORDER + "where o.user_id = :userId and o.idempotency_key = :key")
+                .bind("userId", userId).bind("key", idempotencyKey)
+                .map(row -> new StoredOrder(order(row), row.get("request_fingerprint", String.class))).one();
+    }
+
+    private static Order order(Readable row) {
+        Long[] skuIds = row.get("sku_ids", Long[].class);
+        return new Order(row.get("id", Long.class), row.get("user_id", Long.class),
+                OrderStatus.valueOf(row.get("status", String.class)), Arrays.asList(skuIds),
+                row.get("coupon_code", String.class), instant(row, "created_at"), instant(row, "updated_at"),
+                StepStatus.valueOf(row.get("inventory_step", String.class)),
+                StepStatus.valueOf(row.get("coupon_step", String.class)),
+                StepStatus.valueOf(row.get("risk_step", String.class)), row.get("rejection_reason", String.class));
+    }
+
+    private static Instant instant(Readable row, String column) {
+        return row.get(column, OffsetDateTime.class).toInstant();
+    }
+}

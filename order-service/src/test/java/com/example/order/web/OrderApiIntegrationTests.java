@@ -1,0 +1,305 @@
+package com.example.order.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import com.example.events.EventJson;
+import com.example.events.OrderCreated;
+import com.example.events.testsupport.FreshInfrastructure;
+
+import reactor.core.publisher.Flux;
+import tools.jackson.databind.JsonNode;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@FreshInfrastructure
+@ExtendWith(OutputCaptureExtension.class)
+class OrderApiIntegrationTests {
+
+    private static final String PROBLEM = "https://example.com/problems/";
+    private static final AtomicLong USERS = new AtomicLong(1000);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    DatabaseClient db;
+
+    WebTestClient client;
+    long user;
+
+    @BeforeEach
+    void setUp() {
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(30))
+                .build();
+        user = USERS.incrementAndGet();
+    }
+
+    @Test
+    void createsAnOrderWithItsOutboxEventInOneGo() {
+        UUID key = UUID.randomUUID();
+        JsonNode body = post(order(user, List.of(1001, 1002, 1002), key, "WELCOME10"))
+                .expectStatus().isCreated()
+                .expectHeader().valueMatches("Location", "/orders/\\d+")
+                .expectHeader().doesNotExist("Idempotent-Replayed")
+                .expectBody(JsonNode.class).returnResult().getResponseBody();
+
+        long orderId = body.get("order_id").asLong();
+        assertThat(body.get("user_id").asLong()).isEqualTo(user);
+        assertThat(body.get("status").asString()).isEqualTo("CREATED");
+        assertThat(body.get("sku_ids").toString()).isEqualTo("[1001,1002,1002]");
+        assertThat(body.get("coupon_code").asString()).isEqualTo("WELCOME10");
+        assertThat(body.get("steps").toString())
+                .isEqualTo("{\"inventory\":\"PENDING\",\"coupon\":\"PENDING\",\"risk\":\"PENDING\"}");
+        assertThat(body.has("rejection_reason")).isTrue();
+        assertThat(body.get("rejection_reason").isNull()).isTrue();
+        assertThat(body.has("idempotency_key")).isFalse();
+        assertThat(body.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+
+        Map<String, Object> outbox = db.sql("select id, aggregate_type, aggregate_id, event_type, exchange, "
+                + "payload::text as payload, sent_at from outbox_events where aggregate_id = :id")
+                .bind("id", String.valueOf(orderId)).fetch().one().block();
+        assertThat(outbox).containsEntry("aggregate_type", "order").containsEntry("event_type", "OrderCreated")
+                .containsEntry("exchange", "order.events");
+        OrderCreated event = EventJson.read((String) outbox.get("payload"), OrderCreated.class);
+        assertThat(event.eventId()).isEqualTo(outbox.get("id"));
+        assertThat(event.orderId()).isEqualTo(orderId);
+        assertThat(event.userId()).isEqualTo(user);
+        assertThat(event.skuIds()).containsExactly(1001L, 1002L, 1002L);
+        assertThat(event.couponCode()).isEqualTo("WELCOME10");
+        JsonNode payload = EventJson.mapper().readTree((String) outbox.get("payload"));
+        assertThat(payload.propertyNames()).containsExactlyInAnyOrder("event_id", "order_id", "user_id", "sku_ids",
+                "coupon_code", "occurred_at");
+    }
+
+    @Test
+    void fiftyConcurrentIdenticalRequestsCreateExactlyOneOrder() {
+        String body = order(user, List.of(7, 8), UUID.randomUUID(), null);
+        WebClient web = WebClient.create("http://localhost:" + port);
+
+        List<ResponseEntity<JsonNode>> responses = Flux.range(0, 50)
+                .flatMap(i -> web.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(body)
+                        .retrieve().toEntity(JsonNode.class), 50)
+                .collectList().block(Duration.ofSeconds(60));
+
+        assertThat(responses).hasSize(50);
+        assertThat(responses).extracting(r -> r.getBody().get("order_id").asLong()).containsOnly(
+                responses.get(0).getBody().get("order_id").asLong());
+        assertThat(responses).filteredOn(r -> r.getStatusCode() == HttpStatus.CREATED).hasSize(1);
+        assertThat(responses).filteredOn(r -> r.getStatusCode() == HttpStatus.OK).hasSize(49)
+                .allSatisfy(r -> assertThat(r.getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true"));
+        assertThat(count("select count(*) from orders where user_id = " + user)).isEqualTo(1);
+        assertThat(count("select count(*) from outbox_events o join orders r on o.aggregate_id = r.id::text "
+                + "where r.user_id = " + user)).isEqualTo(1);
+    }
+
+    @Test
+    void keysAreScopedPerUser() {
+        UUID key = UUID.randomUUID();
+        long first = post(order(user, List.of(1), key, null)).expectStatus().isCreated()
+                .expectBody(JsonNode.class).returnResult().getResponseBody().get("order_id").asLong();
+        long otherUser = USERS.incrementAndGet();
+        long second = post(order(otherUser, List.of(1), key, null)).expectStatus().isCreated()
+                .expectBody(JsonNode.class).returnResult().getResponseBody().get("order_id").asLong();
+
+        assertThat(second).isNotEqualTo(first);
+    }
+
+    @Test
+    void aReplayReturnsTheOrderAsItIsNowWhateverTheSkuOrder() {
+        UUID key = UUID.randomUUID();
+        long orderId = post(order(user, List.of(3, 1, 3), key, "SPRING")).expectStatus().isCreated()
+                .expectBody(JsonNode.class).returnResult().getResponseBody().get("order_id").asLong();
+        db.sql("update orders set status = 'CONFIRMED', inventory_step = 'OK', coupon_step = 'OK', risk_step = 'OK', "
+                + "updated_at = now() where id = :id").bind("id", orderId).then().block();
+
+        post(order(user, List.of(1, 3, 3), key, "SPRING"))
+                .expectStatus().isOk()
+                .expectHeader().valueEquals("Idempotent-Replayed", "true")
+                .expectBody()
+                .jsonPath("$.order_id").isEqualTo(orderId)
+                .jsonPath("$.status").isEqualTo("CONFIRMED")
+                .jsonPath("$.steps.inventory").isEqualTo("OK")
+                .jsonPath("$.sku_ids").isEqualTo(List.of(3, 1, 3));
+    }
+
+    @Test
+    void theSameKeyWithADifferentPayloadIsRefused() {
+        UUID key = UUID.randomUUID();
+        post(order(user, List.of(5), key, null)).expectStatus().isCreated();
+
+        for (String misuse : List.of(order(user, List.of(5, 5), key, null), order(user, List.of(6), key, null),
+                order(user, List.of(5), key, "OTHER"))) {
+            problem(post(misuse), 422, "idempotency-key-reused").jsonPath("$.retryable").isEqualTo(false);
+        }
+        assertThat(count("select count(*) from orders where user_id = " + user)).isEqualTo(1);
+    }
+
+    static List<Arguments> invalidBodies() {
+        String key = UUID.randomUUID().toString();
+        String hundredAndOne = Flux.range(1, 101).map(String::valueOf).collectList().block().toString();
+        return List.of(
+                Arguments.of("malformed JSON", "{\"user_id\": 1, \"sku_ids\": [1", "body"),
+                Arguments.of("missing user_id", "{\"sku_ids\": [1], \"idempotency_key\": \"" + key + "\"}", "user_id"),
+                Arguments.of("missing sku_ids", "{\"user_id\": 1, \"idempotency_key\": \"" + key + "\"}", "sku_ids"),
+                Arguments.of("missing key", "{\"user_id\": 1, \"sku_ids\": [1]}", "idempotency_key"),
+                Arguments.of("non-UUID key", "{\"user_id\": 1, \"sku_ids\": [1], \"idempotency_key\": \"abc\"}",
+                        "idempotency_key"),
+                Arguments.of("user_id as text", "{\"user_id\": \"one\", \"sku_ids\": [1], \"idempotency_key\": \""
+                        + key + "\"}", "user_id"),
+                Arguments.of("user_id as fraction", "{\"user_id\": 1.5, \"sku_ids\": [1], \"idempotency_key\": \""
+                        + key + "\"}", "user_id"),
+                Arguments.of("sku_ids not a list", "{\"user_id\": 1, \"sku_ids\": 1, \"idempotency_key\": \""
+                        + key + "\"}", "sku_ids"),
+                Arguments.of("zero user", "{\"user_id\": 0, \"sku_ids\": [1], \"idempotency_key\": \"" + key + "\"}",
+                        "user_id"),
+                Arguments.of("empty sku_ids", "{\"user_id\": 1, \"sku_ids\": [], \"idempotency_key\": \"" + key + "\"}",
+                        "sku_ids"),
+                Arguments.of("101 sku ids", "{\"user_id\": 1, \"sku_ids\": " + hundredAndOne
+                        + ", \"idempotency_key\": \"" + key + "\"}", "sku_ids"),
+                Arguments.of("negative sku id", "{\"user_id\": 1, \"sku_ids\": [1, -2], \"idempotency_key\": \""
+                        + key + "\"}", "sku_ids[1]"),
+                Arguments.of("bad coupon", "{\"user_id\": 1, \"sku_ids\": [1], \"idempotency_key\": \"" + key
+                        + "\", \"coupon_code\": \"10% OFF\"}", "coupon_code"),
+                Arguments.of("empty coupon", "{\"user_id\": 1, \"sku_ids\": [1], \"idempotency_key\": \"" + key
+                        + "\", \"coupon_code\": \"\"}", "coupon_code"),
+                Arguments.of("coupon too long", "{\"user_id\": 1, \"sku_ids\": [1], \"idempotency_key\": \"" + key
+                        + "\", \"coupon_code\": \"" + "A".repeat(65) + "\"}", "coupon_code"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidBodies")
+    void invalidRequestsAreRefusedWithFieldErrors(String name, String body, String field) {
+        problem(post(body), 400, null)
+                .jsonPath("$.retryable").isEqualTo(false)
+                .jsonPath("$.errors[?(@.field == '" + field + "')].message").exists();
+        assertThat(count("select count(*) from orders where user_id = 1")).as("nothing created").isZero();
+    }
+
+    @Test
+    void aWrongContentTypeIs415() {
+        problem(client.post().uri("/orders").contentType(MediaType.TEXT_PLAIN)
+                .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange(), 415, "unsupported-media-type");
+    }
+
+    @Test
+    void aBodyOver64KiBIs413() {
+        String padding = "x".repeat(70 * 1024);
+        String body = "{\"user_id\": " + user + ", \"sku_ids\": [1], \"idempotency_key\": \"" + UUID.randomUUID()
+                + "\", \"padding\": \"" + padding + "\"}";
+
+        problem(post(body), 413, "payload-too-large");
+    }
+
+    @Test
+    void getByIdAndByIntent() {
+        UUID key = UUID.randomUUID();
+        long orderId = post(order(user, List.of(9), key, null)).expectStatus().isCreated()
+                .expectBody(JsonNode.class).returnResult().getResponseBody().get("order_id").asLong();
+
+        client.get().uri("/orders/{id}", orderId).exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.order_id").isEqualTo(orderId).jsonPath("$.coupon_code").isEmpty();
+        client.get().uri("/orders?user_id={u}&idempotency_key={k}", user, key).exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.order_id").isEqualTo(orderId);
+        problem(client.get().uri("/orders/{id}", orderId + 1_000_000).exchange(), 404, "not-found");
+        problem(client.get().uri("/orders?user_id={u}&idempotency_key={k}", user, UUID.randomUUID()).exchange(), 404,
+                "not-found").jsonPath("$.detail").value(detail -> assertThat((String) detail)
+                        .contains("did not happen").contains("retry with the same key is safe"));
+        problem(client.get().uri("/orders?user_id={u}&idempotency_key=nope", user).exchange(), 400, null)
+                .jsonPath("$.errors[0].field").isEqualTo("idempotency_key");
+    }
+
+    @Test
+    void requestIdsAreEchoedOrGenerated() {
+        client.get().uri("/orders/1").header("X-Request-Id", "trace-me-42").exchange()
+                .expectHeader().valueEquals("X-Request-Id", "trace-me-42");
+        client.get().uri("/orders/1").exchange()
+                .expectHeader().valueMatches("X-Request-Id", "[0-9a-f-]{36}");
+    }
+
+    @Test
+    void theRequestIdIsInTheLogLinesOfItsRequest(CapturedOutput output) {
+        client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).header("X-Request-Id", "log-me-4711")
+                .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange().expectStatus().isCreated();
+
+        assertThat(output.getAll().lines().filter(line -> line.contains("created for user " + user)))
+                .singleElement().asString().contains("log-me-4711");
+    }
+
+    @Test
+    void requestIdIsNeverAnIdempotencyKey() {
+        client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).header("X-Request-Id", "same")
+                .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange().expectStatus().isCreated();
+        client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).header("X-Request-Id", "same")
+                .bodyValue(order(user, List.of(1), UUID.randomUUID(), null)).exchange().expectStatus().isCreated();
+    }
+
+    @Test
+    void countsCreatedReplayedAndRefusedOrders() {
+        UUID key = UUID.randomUUID();
+        post(order(user, List.of(4), key, null)).expectStatus().isCreated();
+        post(order(user, List.of(4), key, null)).expectStatus().isOk();
+        post(order(user, List.of(5), key, null)).expectStatus().isEqualTo(422);
+
+        String metrics = client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(metrics).containsPattern("orders_placed_total\\{[^}]*\\} [1-9]")
+                .containsPattern("orders_replayed_total\\{[^}]*\\} [1-9]")
+                .containsPattern("orders_idempotency_key_reused_total\\{[^}]*\\} [1-9]")
+                .contains("http_server_requests_seconds_count{");
+    }
+
+    @Test
+    void describesItselfWithOpenApi() {
+        client.get().uri("/v3/api-docs").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.paths['/orders'].post").exists()
+                .jsonPath("$.paths['/orders/{orderId}'].get").exists();
+    }
+
+    private WebTestClient.ResponseSpec post(String body) {
+        return client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+    }
+
+    private static WebTestClient.BodyContentSpec problem(WebTestClient.ResponseSpec response, int status, String type) {
+        WebTestClient.BodyContentSpec body = response.expectStatus().isEqualTo(status)
+                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.status").isEqualTo(status)
+                .jsonPath("$.title").isNotEmpty()
+                .jsonPath("$.detail").isNotEmpty()
+                .jsonPath("$.retryable").isBoolean()
+                .jsonPath("$.trace").doesNotExist();
+        return type == null ? body.jsonPath("$.type").isNotEmpty() : body.jsonPath("$.type").isEqualTo(PROBLEM + type);
+    }
+
+    private long count(String sql) {
+        return db.sql(sql).map(row -> row.get(0, Long.class)).one().block();
+    }
+
+    static String order(long user, List<Integer> skuIds, UUID key, String coupon) {
+        return "{\"user_id\": " + user + ", \"sku_ids\": " + skuIds + ", \"idempotency_key\": \"" + key + "\""
+                + (coupon == null ? "" : ", \"coupon_code\": \"" + coupon + "\"") + "}";
+    }
+}

@@ -1,0 +1,211 @@
+package com.example.events.web;
+
+import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.support.WebExchangeBindException;
+import org.springframework.web.server.ContentTooLargeException;
+import org.springframework.web.server.MethodNotAllowedException;
+import org.springframework.web.server.MissingRequestValueException;
+import org.springframework.web.server.NotAcceptableStatusException;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebInputException;
+import org.springframework.web.server.UnsupportedMediaTypeStatusException;
+import org.springframework.web.server.WebExceptionHandler;
+
+import com.example.events.EventJson;
+
+import io.r2dbc.spi.R2dbcNonTransientResourceException;
+import io.r2dbc.spi.R2dbcTransientException;
+import reactor.core.publisher.Mono;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
+
+/**
+ * Renders every error as RFC 9457 {@code application/problem+json} with a stable {@code type}, a
+ * {@code retryable} flag and, for invalid input, the list of field errors. Runs before Spring
+ * Boot's default handler, so no client ever sees a stack trace or a bare 500. A database that
+ * cannot be reached is a 503 with {@code Retry-After}: the request did not happen and may be retried.
+ */
+public class ProblemExceptionHandler implements WebExceptionHandler {
+
+    /** Seconds a client should wait before retrying after a 503. */
+    static final String RETRY_AFTER_SECONDS = "1";
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
+
+    @Override
+    public Mono<Void> handle(ServerWebExchange exchange, Throwable error) {
+        ServerHttpResponse response = exchange.getResponse();
+        if (response.isCommitted()) {
+            return Mono.error(error);
+        }
+        ApiProblem problem = toProblem(error);
+        ProblemType type = problem.problemType();
+        if (type.status().is5xxServerError()) {
+            log.warn("{} {} failed with {}: {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(),
+                    type.status().value(), error.toString(), error);
+        } else {
+            log.debug("{} {} refused with {}: {}", exchange.getRequest().getMethod(),
+                    exchange.getRequest().getPath(), type.status().value(), problem.getMessage());
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type.type().toString());
+        body.put("title", type.title());
+        body.put("status", type.status().value());
+        body.put("detail", problem.getMessage());
+        body.put("instance", exchange.getRequest().getPath().value());
+        body.put("retryable", type.retryable());
+        if (!problem.errors().isEmpty()) {
+            body.put("errors", problem.errors());
+        }
+        response.setStatusCode(type.status());
+        HttpHeaders headers = response.getHeaders();
+        headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (type == ProblemType.SERVICE_UNAVAILABLE) {
+            headers.set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
+        if (error instanceof MethodNotAllowedException notAllowed) {
+            headers.setAllow(notAllowed.getSupportedMethods());
+        }
+        DataBuffer buffer = response.bufferFactory().wrap(EventJson.mapper().writeValueAsBytes(body));
+        return response.writeWith(Mono.just(buffer));
+    }
+
+    static ApiProblem toProblem(Throwable error) {
+        if (error instanceof ApiProblem problem) {
+            return problem;
+        }
+        if (isDatabaseUnavailable(error)) {
+            return new ApiProblem(ProblemType.SERVICE_UNAVAILABLE,
+                    "The database is not reachable right now; nothing was changed. Retry the same request.");
+        }
+        if (error instanceof WebExchangeBindException bind) {
+            List<ApiProblem.FieldError> errors = new ArrayList<>();
+            for (FieldError field : bind.getFieldErrors()) {
+                errors.add(new ApiProblem.FieldError(JsonNames.of(field.getField()), field.getDefaultMessage()));
+            }
+            bind.getGlobalErrors().forEach(global -> errors.add(new ApiProblem.FieldError(
+                    JsonNames.of(global.getObjectName()), global.getDefaultMessage())));
+            return new ApiProblem(ProblemType.VALIDATION_FAILED, errors.size() + " invalid field(s)", errors);
+        }
+        if (error instanceof ContentTooLargeException || hasCause(error, DataBufferLimitException.class)) {
+            return new ApiProblem(ProblemType.PAYLOAD_TOO_LARGE, "The request body is larger than allowed.");
+        }
+        if (error instanceof UnsupportedMediaTypeStatusException unsupported) {
+            return new ApiProblem(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Content type "
+                    + unsupported.getContentType() + " is not supported; send " + unsupported.getSupportedMediaTypes());
+        }
+        if (error instanceof MissingRequestValueException missing) {
+            return ApiProblem.invalid(missing.getName(), "is required");
+        }
+        if (error instanceof ServerWebInputException input) {
+            return fromUnreadableInput(input);
+        }
+        if (error instanceof MethodNotAllowedException) {
+            return new ApiProblem(ProblemType.METHOD_NOT_ALLOWED, error.getMessage());
+        }
+        if (error instanceof NotAcceptableStatusException) {
+            return new ApiProblem(ProblemType.NOT_ACCEPTABLE, "Only JSON responses are available.");
+        }
+        if (error instanceof ResponseStatusException status) {
+            return fromStatus(status.getStatusCode(), status.getReason());
+        }
+        return new ApiProblem(ProblemType.INTERNAL_ERROR, "The request failed unexpectedly.");
+    }
+
+    private static ApiProblem fromUnreadableInput(ServerWebInputException input) {
+        RequestParam param = input.getMethodParameter() == null ? null
+                : input.getMethodParameter().getParameterAnnotation(RequestParam.class);
+        if (param != null) {
+            String name = param.name().isEmpty() ? param.value() : param.name();
+            return ApiProblem.invalid(name, "has the wrong type or format");
+        }
+        JacksonException json = findCause(input, JacksonException.class);
+        if (json != null && !(json instanceof StreamReadException) && !json.getPath().isEmpty()) {
+            return ApiProblem.invalid(pathOf(json), "has the wrong type or format");
+        }
+        String reason = json != null ? json.getOriginalMessage() : "the body is not valid JSON";
+        return new ApiProblem(ProblemType.MALFORMED_REQUEST, "Malformed request body: " + reason,
+                List.of(new ApiProblem.FieldError("body", "is not valid JSON")));
+    }
+
+    private static String pathOf(JacksonException json) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference reference : json.getPath()) {
+            if (reference.getPropertyName() != null) {
+                if (!path.isEmpty()) {
+                    path.append('.');
+                }
+                path.append(reference.getPropertyName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static ApiProblem fromStatus(HttpStatusCode status, String reason) {
+        for (ProblemType type : ProblemType.values()) {
+            if (type.status().value() == status.value()) {
+                return new ApiProblem(type, reason != null ? reason : type.title());
+            }
+        }
+        return new ApiProblem(status.is4xxClientError() ? ProblemType.VALIDATION_FAILED : ProblemType.INTERNAL_ERROR,
+                reason != null ? reason : HttpStatus.valueOf(status.value()).getReasonPhrase());
+    }
+
+    /** Connection refused, pool exhausted, server gone: the request can succeed later. */
+    static boolean isDatabaseUnavailable(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
+                    || cause instanceof CannotCreateTransactionException
+                    || cause instanceof R2dbcTransientException || cause instanceof R2dbcNonTransientResourceException
+                    || cause instanceof ConnectException || cause instanceof ClosedChannelException
+                    || cause instanceof TimeoutException
+                    || cause.getClass().getName().startsWith("io.r2dbc.pool.")) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasCause(Throwable error, Class<? extends Throwable> type) {
+        return findCause(error, type) != null;
+    }
+
+    private static <T extends Throwable> T findCause(Throwable error, Class<T> type) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return null;
+    }
+}
