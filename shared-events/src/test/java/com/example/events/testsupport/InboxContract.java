@@ -9,23 +9,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageBuilder;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.test.context.TestPropertySource;
 
 import com.example.events.EventHeaders;
 import com.example.events.OrderCreated;
 import com.example.events.OrderEvent;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * What every service that consumes {@code order.events} through the inbox must show, against the
@@ -38,9 +31,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 @TestPropertySource(properties = { "spring.cloud.stream.default.consumer.concurrency=2",
         "spring.cloud.stream.rabbit.default.consumer.prefetch=1" })
-public abstract class InboxContract {
-
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
+public abstract class InboxContract extends ConsumerTestSupport {
 
     /** Ways a message can be unreadable, with a phrase the dead-letter reason must contain. */
     protected enum Poison {
@@ -75,26 +66,6 @@ public abstract class InboxContract {
         abstract Message spoil(Message good);
     }
 
-    @Value("${test.rabbitmq.virtual-host}")
-    String vhost;
-
-    @Value("${test.database.jdbc-url}")
-    String jdbcUrl;
-
-    @Value("${spring.flyway.user}")
-    String user;
-
-    @Value("${spring.flyway.password:}")
-    String password;
-
-    @Autowired
-    MeterRegistry meters;
-
-    /** The service's own database. */
-    protected ServiceDatabase database;
-
-    protected BrokerClient broker;
-
     /** The service's queue on order.events, e.g. {@code order.events.inventory-service}. */
     protected abstract String queue();
 
@@ -114,17 +85,6 @@ public abstract class InboxContract {
     protected abstract OrderCreated businessInvalidOrder();
 
     protected abstract String businessInvalidReason();
-
-    @BeforeEach
-    void connect() {
-        database = new ServiceDatabase(jdbcUrl, user, password);
-        broker = BrokerClient.forVhost(vhost);
-    }
-
-    @AfterEach
-    void disconnect() {
-        broker.close();
-    }
 
     @Test
     void anEventDeliveredFiveTimesAtOnceHasOneEffectOneReplyAndFourCountedDuplicates() {
@@ -192,21 +152,8 @@ public abstract class InboxContract {
         assertThat(broker.queueArguments(queue() + ".dlq").path("x-queue-type").asString()).isEqualTo("quorum");
     }
 
-    /** Nothing waits in the queue and nothing is left unacknowledged (management stats lag a few seconds). */
-    protected void awaitQueueDrained(String queue) {
-        await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                assertThat(broker.stats(queue)).isEqualTo(new BrokerClient.QueueStats(0, 0)));
-    }
-
     private Message awaitDeadLetter() {
         String dlq = queue() + ".dlq";
         return await().atMost(PATIENCE).until(() -> broker.receive(dlq, Duration.ofMillis(500)), message -> message != null);
-    }
-
-    /** The sum of a counter over its tags, optionally for one event type. */
-    protected double counter(String name, String eventType) {
-        return meters.find(name).counters().stream()
-                .filter(counter -> eventType == null || eventType.equals(counter.getId().getTag("event_type")))
-                .mapToDouble(Counter::count).sum();
     }
 }
