@@ -39,7 +39,7 @@ public abstract class ConsumerTestSupport {
     String password;
 
     @Autowired
-    MeterRegistry meters;
+    protected MeterRegistry meters;
 
     /** The service's own database. */
     protected ServiceDatabase database;
