@@ -157,6 +157,47 @@ public abstract class InboxFaultContract {
         }
     }
 
+    /**
+     * Stopped while it waits for the database, the service hands the message back to the queue
+     * (nack with requeue) instead of letting it reach the binder's error handler and the DLQ; the next
+     * instance applies it once the database is back.
+     */
+    @Test
+    void aServiceStoppedDuringAnOutageHandsTheEventBackToTheQueue() {
+        try (ThrowawayPostgres postgres = ThrowawayPostgres.start()) {
+            String databaseName = service().replace('-', '_');
+            Map<String, Object> properties = new LinkedHashMap<>(infrastructure.springProperties("unused",
+                    infrastructure.createVhost("it-" + service() + "-stopped")));
+            properties.putAll(TestInfrastructure.databaseProperties(postgres.server(), databaseName));
+            properties.put("app.inbox.retry.max-backoff", "500ms");
+            ServiceDatabase database = ServiceDatabase.on(postgres.server(), databaseName);
+
+            try (BrokerClient broker = broker(properties)) {
+                OrderCreated order;
+                try (JavaProcess stopped = start(properties, null, "stopped-1")) {
+                    order = newOrder(database);
+                    postgres.stopNow();
+                    broker.publish(order);
+                    await().atMost(PATIENCE).until(() -> metric("events_retries_total", null) >= 3);
+
+                    stopped.stop();
+
+                    assertThat(stopped.awaitExit(PATIENCE)).as("exit status after SIGTERM").isNotEqualTo(CrashPoints.EXIT_CODE);
+                    assertThat(stopped.log()).contains("goes back to the queue");
+                }
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(broker.ready(queue())).isEqualTo(1));
+                assertThat(broker.ready(queue() + ".dlq")).isZero();
+
+                postgres.startServer();
+                try (JavaProcess next = start(properties, null, "stopped-2")) {
+                    await().atMost(PATIENCE).untilAsserted(() -> assertThat(effects(database, order)).isEqualTo(1));
+                    awaitDrained(broker);
+                }
+                assertThat(database.replies(order.orderId())).containsExactly(expectedReply());
+            }
+        }
+    }
+
     private String queue() {
         return "order.events." + service();
     }
