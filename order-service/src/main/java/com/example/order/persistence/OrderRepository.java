@@ -10,8 +10,10 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.example.order.Order;
+import com.example.order.OrderStateMachine;
 import com.example.order.OrderStatus;
 import com.example.order.PlaceOrder;
+import com.example.order.Step;
 import com.example.order.StepStatus;
 
 import io.r2dbc.spi.Readable;
@@ -72,6 +74,46 @@ public class OrderRepository {
     public Mono<Order> findById(long orderId) {
         return db.sql(SELECT_ORDER + "where o.id = :id").bind("id", orderId)
                 .map(OrderRepository::order).one();
+    }
+
+    /** Reads the order and locks its row until the transaction ends: replies of one order apply one at a time. */
+    public Mono<Order> lockById(long orderId) {
+        return db.sql(SELECT_ORDER + "where o.id = :id for update of o").bind("id", orderId)
+                .map(OrderRepository::order).one();
+    }
+
+    public Mono<Void> updateState(long orderId, OrderStateMachine.State state) {
+        DatabaseClient.GenericExecuteSpec update = db.sql("""
+                update orders set status = :status, inventory_step = :inventory, coupon_step = :coupon,
+                       risk_step = :risk, rejection_reason = :reason, updated_at = now()
+                where id = :id""")
+                .bind("id", orderId)
+                .bind("status", state.status().name())
+                .bind("inventory", state.step(Step.INVENTORY).name())
+                .bind("coupon", state.step(Step.COUPON).name())
+                .bind("risk", state.step(Step.RISK).name());
+        update = state.rejectionReason() == null ? update.bindNull("reason", String.class)
+                : update.bind("reason", state.rejectionReason());
+        return update.then();
+    }
+
+    /** Appends to the order's timeline what a reply did (or why it did nothing). */
+    public Mono<Void> recordHistory(long orderId, UUID eventId, String eventType, OrderStateMachine.State state,
+            String ignoredBecause) {
+        DatabaseClient.GenericExecuteSpec insert = db.sql("""
+                insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
+                                           coupon_step, risk_step)
+                values (:orderId, :eventId, :eventType, :applied, :note, :status, :inventory, :coupon, :risk)""")
+                .bind("orderId", orderId)
+                .bind("eventId", eventId)
+                .bind("eventType", eventType)
+                .bind("applied", ignoredBecause == null)
+                .bind("status", state.status().name())
+                .bind("inventory", state.step(Step.INVENTORY).name())
+                .bind("coupon", state.step(Step.COUPON).name())
+                .bind("risk", state.step(Step.RISK).name());
+        insert = ignoredBecause == null ? insert.bindNull("note", String.class) : insert.bind("note", ignoredBecause);
+        return insert.then();
     }
 
     public Mono<StoredOrder> findByIntent(long userId, UUID idempotencyKey) {

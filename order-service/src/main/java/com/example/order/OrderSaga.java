@@ -1,0 +1,87 @@
+package com.example.order;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+import com.example.events.DomainEvent;
+import com.example.events.OrderCancelled;
+import com.example.events.inbox.PoisonMessageException;
+import com.example.order.OrderStateMachine.State;
+import com.example.order.OrderStateMachine.Transition;
+import com.example.order.persistence.OrderRepository;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Applies the downstream services' replies to their order with the {@link OrderStateMachine}. It runs
+ * inside the inbox transaction of the reply: the order row is locked, the new state, the history row
+ * and an OrderCancelled (when the order was just rejected) commit together with the reply's
+ * processed_events row.
+ */
+@Service
+public class OrderSaga {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderSaga.class);
+
+    private final OrderRepository orders;
+    private final MeterRegistry meters;
+    private final Timer timeToFinal;
+
+    OrderSaga(OrderRepository orders, MeterRegistry meters) {
+        this.orders = orders;
+        this.meters = meters;
+        this.timeToFinal = Timer.builder("orders.time_to_final")
+                .description("Time from an order's creation to CONFIRMED or REJECTED")
+                .publishPercentileHistogram()
+                .register(meters);
+    }
+
+    /** The events to emit in answer to the reply: an OrderCancelled, or nothing. */
+    public Flux<DomainEvent> apply(DomainEvent reply) {
+        StepReply stepReply = StepReply.of(reply);
+        return orders.lockById(reply.orderId())
+                .switchIfEmpty(Mono.error(() -> new PoisonMessageException(reply.eventType() + " for order "
+                        + reply.orderId() + ", which does not exist")))
+                .flatMapMany(order -> apply(order, reply, stepReply));
+    }
+
+    private Flux<DomainEvent> apply(Order order, DomainEvent reply, StepReply stepReply) {
+        State before = State.of(order);
+        Transition transition = OrderStateMachine.apply(before, stepReply);
+        if (!transition.applied()) {
+            log.warn("Order {}: {} {} ignored: {}", order.id(), reply.eventType(), reply.eventId(),
+                    transition.ignoredBecause());
+            Counter.builder("orders.replies.ignored").tag("event_type", reply.eventType()).register(meters)
+                    .increment();
+            return orders.recordHistory(order.id(), reply.eventId(), reply.eventType(), before,
+                    transition.ignoredBecause()).thenMany(Flux.empty());
+        }
+        State after = transition.next();
+        log.info("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
+        Mono<Void> write = orders.updateState(order.id(), after)
+                .then(orders.recordHistory(order.id(), reply.eventId(), reply.eventType(), after, null))
+                .doOnSuccess(done -> countIfFinal(order, before, after));
+        if (!transition.cancel()) {
+            return write.thenMany(Flux.empty());
+        }
+        return write.thenMany(Flux.just(new OrderCancelled(UUID.randomUUID(), order.id(), after.rejectionReason(),
+                Instant.now())));
+    }
+
+    private void countIfFinal(Order order, State before, State after) {
+        if (before.status() == OrderStatus.CREATED && after.status() != OrderStatus.CREATED) {
+            Counter.builder("orders.finalized").description("Orders that reached a final status")
+                    .tag("status", after.status().name()).register(meters).increment();
+            timeToFinal.record(Duration.between(order.createdAt(), Instant.now()));
+        }
+    }
+}

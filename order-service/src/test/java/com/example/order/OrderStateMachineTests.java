@@ -1,0 +1,137 @@
+package com.example.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.example.order.OrderStateMachine.State;
+import com.example.order.OrderStateMachine.Transition;
+import com.example.order.StepReply.Outcome;
+
+class OrderStateMachineTests {
+
+    private static final StepReply RESERVED = new StepReply(Step.INVENTORY, Outcome.SUCCEEDED, null);
+    private static final StepReply OUT_OF_STOCK = new StepReply(Step.INVENTORY, Outcome.REJECTED, "inventory: none left");
+    private static final StepReply STOCK_RELEASED = new StepReply(Step.INVENTORY, Outcome.RELEASED, null);
+    private static final StepReply REDEEMED = new StepReply(Step.COUPON, Outcome.SUCCEEDED, null);
+    private static final StepReply NO_COUPON = new StepReply(Step.COUPON, Outcome.NOT_NEEDED, null);
+    private static final StepReply COUPON_RELEASED = new StepReply(Step.COUPON, Outcome.RELEASED, null);
+    private static final StepReply APPROVED = new StepReply(Step.RISK, Outcome.SUCCEEDED, null);
+    private static final StepReply RISKY = new StepReply(Step.RISK, Outcome.REJECTED, "risk: user 7 is blocked");
+
+    @Test
+    void confirmsWhenEveryStepSucceeded() {
+        State state = replay(RESERVED, REDEEMED);
+        assertThat(state.status()).isEqualTo(OrderStatus.CREATED);
+
+        state = OrderStateMachine.apply(state, APPROVED).next();
+
+        assertThat(state.status()).isEqualTo(OrderStatus.CONFIRMED);
+        assertThat(state.steps()).containsValues(StepStatus.OK).doesNotContainValue(StepStatus.PENDING);
+        assertThat(replay(NO_COUPON, APPROVED, RESERVED).status()).isEqualTo(OrderStatus.CONFIRMED);
+    }
+
+    @Test
+    void theFirstRejectionRejectsAndCancelsOnce() {
+        State state = replay(REDEEMED);
+        Transition rejected = OrderStateMachine.apply(state, OUT_OF_STOCK);
+
+        assertThat(rejected.cancel()).isTrue();
+        assertThat(rejected.next().status()).isEqualTo(OrderStatus.REJECTED);
+        assertThat(rejected.next().rejectionReason()).isEqualTo("inventory: none left");
+
+        Transition secondRejection = OrderStateMachine.apply(rejected.next(), RISKY);
+        assertThat(secondRejection.cancel()).as("one cancellation per order").isFalse();
+        assertThat(secondRejection.next().rejectionReason()).isEqualTo("inventory: none left");
+        assertThat(secondRejection.next().step(Step.RISK)).isEqualTo(StepStatus.REJECTED);
+    }
+
+    @Test
+    void successfulStepsAreCompensatedAfterARejection() {
+        State state = replay(RESERVED, REDEEMED, RISKY, STOCK_RELEASED, COUPON_RELEASED);
+
+        assertThat(state.status()).isEqualTo(OrderStatus.REJECTED);
+        assertThat(state.step(Step.INVENTORY)).isEqualTo(StepStatus.COMPENSATED);
+        assertThat(state.step(Step.COUPON)).isEqualTo(StepStatus.COMPENSATED);
+        assertThat(state.step(Step.RISK)).isEqualTo(StepStatus.REJECTED);
+    }
+
+    @Test
+    void aStepThatSucceedsAfterTheRejectionIsHeldUntilReleased() {
+        State state = replay(OUT_OF_STOCK, REDEEMED);
+        assertThat(state.step(Step.COUPON)).isEqualTo(StepStatus.OK);
+        assertThat(state.status()).isEqualTo(OrderStatus.REJECTED);
+
+        assertThat(OrderStateMachine.apply(state, COUPON_RELEASED).next().step(Step.COUPON))
+                .isEqualTo(StepStatus.COMPENSATED);
+    }
+
+    @Test
+    void lateAndDuplicateRepliesAreIgnoredWithAReason() {
+        State confirmed = replay(RESERVED, NO_COUPON, APPROVED);
+
+        Transition duplicate = OrderStateMachine.apply(confirmed, RESERVED);
+        Transition late = OrderStateMachine.apply(confirmed, RISKY);
+
+        assertThat(duplicate.applied()).isFalse();
+        assertThat(duplicate.next()).isEqualTo(confirmed);
+        assertThat(late.applied()).isFalse();
+        assertThat(late.ignoredBecause()).contains("RISK is OK").contains("CONFIRMED");
+        assertThat(OrderStateMachine.apply(replay(STOCK_RELEASED), RESERVED).applied()).isFalse();
+    }
+
+    @Test
+    void everyOrderOfTheSameRepliesEndsInTheSameState() {
+        List<StepReply> rejecting = List.of(RESERVED, REDEEMED, RISKY, STOCK_RELEASED, COUPON_RELEASED);
+        List<StepReply> confirming = List.of(RESERVED, REDEEMED, APPROVED);
+
+        assertThat(permutations(confirming)).extracting(p -> replay(p.toArray(StepReply[]::new)))
+                .containsOnly(replay(confirming.toArray(StepReply[]::new)));
+        // Releases only follow the cancellation, so shuffle the answers and put the releases last.
+        List<List<StepReply>> answerOrders = permutations(rejecting.subList(0, 3));
+        assertThat(answerOrders).allSatisfy(answers -> {
+            List<StepReply> all = new ArrayList<>(answers);
+            all.addAll(rejecting.subList(3, 5));
+            all.addAll(answers);
+            State end = replay(all.toArray(StepReply[]::new));
+            assertThat(end.status()).isEqualTo(OrderStatus.REJECTED);
+            assertThat(end.step(Step.INVENTORY)).isEqualTo(StepStatus.COMPENSATED);
+            assertThat(end.step(Step.COUPON)).isEqualTo(StepStatus.COMPENSATED);
+        });
+    }
+
+    private static State replay(StepReply... replies) {
+        Map<Step, StepStatus> steps = new EnumMap<>(Step.class);
+        for (Step step : Step.values()) {
+            steps.put(step, StepStatus.PENDING);
+        }
+        State state = new State(OrderStatus.CREATED, steps, null);
+        for (StepReply reply : replies) {
+            state = OrderStateMachine.apply(state, reply).next();
+        }
+        return state;
+    }
+
+    private static <T> List<List<T>> permutations(List<T> items) {
+        if (items.isEmpty()) {
+            return List.of(List.of());
+        }
+        List<List<T>> result = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            List<T> rest = new ArrayList<>(items);
+            T head = rest.remove(i);
+            for (List<T> tail : permutations(rest)) {
+                List<T> permutation = new ArrayList<>();
+                permutation.add(head);
+                permutation.addAll(tail);
+                result.add(permutation);
+            }
+        }
+        return result;
+    }
+}

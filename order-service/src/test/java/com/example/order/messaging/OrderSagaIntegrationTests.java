@@ -1,0 +1,176 @@
+package com.example.order.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import com.example.events.CouponNotNeeded;
+import com.example.events.CouponRedeemed;
+import com.example.events.CouponReleased;
+import com.example.events.DomainEvent;
+import com.example.events.EventJson;
+import com.example.events.InventoryRejected;
+import com.example.events.InventoryReleased;
+import com.example.events.InventoryReserved;
+import com.example.events.OrderCancelled;
+import com.example.events.RiskApproved;
+import com.example.events.RiskRejected;
+import com.example.events.testsupport.FreshInfrastructure;
+import com.example.events.testsupport.TestEvents;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.JsonNode;
+
+/** order-service alone, with the other services played by the test: replies arrive shuffled and twice. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@FreshInfrastructure
+class OrderSagaIntegrationTests {
+
+    private static final Instant NOW = Instant.now();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    RabbitTemplate rabbit;
+
+    @Autowired
+    DatabaseClient db;
+
+    @Autowired
+    MeterRegistry meters;
+
+    WebTestClient client;
+
+    @BeforeEach
+    void setUp() {
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+    }
+
+    @Test
+    void confirmsOnceEveryStepSucceededWhateverTheOrderAndDuplicates() {
+        long orderId = placeOrder("WELCOME10");
+        List<DomainEvent> replies = List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), NOW),
+                new CouponRedeemed(UUID.randomUUID(), orderId, "WELCOME10", NOW),
+                new RiskApproved(UUID.randomUUID(), orderId, NOW));
+
+        publishShuffledTwice(replies, 7);
+
+        awaitOrder(orderId, "CONFIRMED");
+        client.get().uri("/orders/{id}", orderId).exchange().expectBody()
+                .jsonPath("$.steps.inventory").isEqualTo("OK")
+                .jsonPath("$.steps.coupon").isEqualTo("OK")
+                .jsonPath("$.steps.risk").isEqualTo("OK")
+                .jsonPath("$.rejection_reason").isEmpty();
+        await().untilAsserted(() -> assertThat(duplicates()).isGreaterThanOrEqualTo(3));
+        assertThat(count("select count(*) from order_history where order_id = " + orderId + " and applied"))
+                .as("creation + three replies, each applied once").isEqualTo(4);
+        assertThat(count("select count(*) from outbox_events where event_type = 'OrderCancelled' and aggregate_id = '"
+                + orderId + "'")).isZero();
+    }
+
+    @Test
+    void aRiskRejectionAfterInventoryAndCouponSucceededCancelsOnceAndCompensatesBoth() {
+        long orderId = placeOrder("SPRING");
+        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), NOW),
+                new CouponRedeemed(UUID.randomUUID(), orderId, "SPRING", NOW)), 3);
+        await().untilAsserted(() -> assertThat(order(orderId).get("steps").get("coupon").asString()).isEqualTo("OK"));
+        await().untilAsserted(() -> assertThat(order(orderId).get("steps").get("inventory").asString()).isEqualTo("OK"));
+
+        publishShuffledTwice(List.of(new RiskRejected(UUID.randomUUID(), orderId, List.of("user 5 is blocked"), NOW)), 1);
+
+        awaitOrder(orderId, "REJECTED");
+        assertThat(order(orderId).get("rejection_reason").asString()).isEqualTo("risk: user 5 is blocked");
+        List<String> cancellations = db.sql("select payload::text from outbox_events where event_type = 'OrderCancelled' "
+                + "and aggregate_id = :id").bind("id", String.valueOf(orderId)).map(row -> row.get(0, String.class))
+                .all().collectList().block();
+        assertThat(cancellations).hasSize(1);
+        assertThat(EventJson.read(cancellations.get(0), OrderCancelled.class).reason())
+                .isEqualTo("risk: user 5 is blocked");
+
+        publishShuffledTwice(List.of(new InventoryReleased(UUID.randomUUID(), orderId, NOW),
+                new CouponReleased(UUID.randomUUID(), orderId, "SPRING", NOW)), 5);
+
+        await().untilAsserted(() -> {
+            JsonNode steps = order(orderId).get("steps");
+            assertThat(steps.get("inventory").asString()).isEqualTo("COMPENSATED");
+            assertThat(steps.get("coupon").asString()).isEqualTo("COMPENSATED");
+            assertThat(steps.get("risk").asString()).isEqualTo("REJECTED");
+        });
+        assertThat(order(orderId).get("status").asString()).isEqualTo("REJECTED");
+    }
+
+    @Test
+    void aSuccessThatArrivesAfterTheRejectionIsRecordedAndLateRepliesAreIgnored() {
+        long orderId = placeOrder(null);
+        publishShuffledTwice(List.of(new InventoryRejected(UUID.randomUUID(), orderId, "sku 2: 0 available", NOW)), 1);
+        awaitOrder(orderId, "REJECTED");
+
+        publishShuffledTwice(List.of(new CouponNotNeeded(UUID.randomUUID(), orderId, NOW),
+                new RiskApproved(UUID.randomUUID(), orderId, NOW),
+                new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L), NOW)), 11);
+
+        await().untilAsserted(() -> assertThat(count("select count(*) from order_history where order_id = " + orderId))
+                .isEqualTo(5));
+        JsonNode order = order(orderId);
+        assertThat(order.get("status").asString()).isEqualTo("REJECTED");
+        assertThat(order.get("steps").get("coupon").asString()).isEqualTo("NOT_NEEDED");
+        assertThat(order.get("steps").get("risk").asString()).isEqualTo("OK");
+        assertThat(order.get("steps").get("inventory").asString()).as("a different event id with the same meaning")
+                .isEqualTo("REJECTED");
+        assertThat(count("select count(*) from order_history where order_id = " + orderId + " and not applied"))
+                .isEqualTo(1);
+    }
+
+    private long placeOrder(String coupon) {
+        String body = "{\"user_id\": 5, \"sku_ids\": [1, 2], \"idempotency_key\": \"" + UUID.randomUUID() + "\""
+                + (coupon == null ? "" : ", \"coupon_code\": \"" + coupon + "\"") + "}";
+        return client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange()
+                .expectStatus().isCreated().expectBody(JsonNode.class).returnResult().getResponseBody()
+                .get("order_id").asLong();
+    }
+
+    private void publishShuffledTwice(List<DomainEvent> replies, long seed) {
+        List<DomainEvent> deliveries = new ArrayList<>(replies);
+        deliveries.addAll(replies);
+        Collections.shuffle(deliveries, new Random(seed));
+        deliveries.forEach(reply -> TestEvents.publish(rabbit, reply));
+    }
+
+    private void awaitOrder(long orderId, String status) {
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(order(orderId).get("status").asString()).isEqualTo(status));
+    }
+
+    private JsonNode order(long orderId) {
+        return client.get().uri("/orders/{id}", orderId).exchange().expectStatus().isOk().expectBody(JsonNode.class)
+                .returnResult().getResponseBody();
+    }
+
+    private double duplicates() {
+        return meters.find("events.duplicates").counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private long count(String sql) {
+        Map<String, Object> row = db.sql(sql).fetch().one().block();
+        return ((Number) row.values().iterator().next()).longValue();
+    }
+}
