@@ -17,9 +17,9 @@ import org.springframework.test.context.TestPropertySource;
 import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.events.RiskRejected;
-import com.example.events.testsupport.BrokerClient;
 import com.example.events.testsupport.ConsumerTestSupport;
 import com.example.events.testsupport.FreshInfrastructure;
+import com.example.events.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.Counter;
 
@@ -115,7 +115,7 @@ class AssessmentIntegrationTests extends ConsumerTestSupport {
         OrderCancelled cancel = new OrderCancelled(UUID.randomUUID(), IDS.incrementAndGet(), "coupon rejected", T);
         double ignoredBefore = ignored();
 
-        broker.publishToQueue(QUEUE, BrokerClient.message(cancel));
+        broker.publishToQueue(QUEUE, TestEvents.message(cancel));
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(ignored() - ignoredBefore).isEqualTo(1));
         assertThat(database.replies(cancel.orderId())).isEmpty();

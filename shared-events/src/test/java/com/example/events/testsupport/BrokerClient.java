@@ -12,23 +12,18 @@ import java.util.Base64;
 import java.util.Properties;
 
 import org.springframework.amqp.core.Message;
-import org.springframework.amqp.core.MessageBuilder;
-import org.springframework.amqp.core.MessageDeliveryMode;
-import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
 import com.example.events.DomainEvent;
-import com.example.events.EventHeaders;
 import com.example.events.EventJson;
 
 import tools.jackson.databind.JsonNode;
 
 /**
  * A test's connection to one RabbitMQ vhost: publishes events exactly as the outbox relay does
- * (CONTRACT.md: persistent, {@code message_id} = event id, the event headers, the JSON body), waits
- * for the broker's confirm, and reads queues.
+ * ({@link TestEvents#message}), waits for the broker's confirm, and reads queues.
  */
 public final class BrokerClient implements AutoCloseable {
 
@@ -60,23 +55,9 @@ public final class BrokerClient implements AutoCloseable {
         return new BrokerClient(vhost);
     }
 
-    /** The message the relay would publish for this event. */
-    public static Message message(DomainEvent event) {
-        return MessageBuilder.withBody(EventJson.write(event).getBytes(StandardCharsets.UTF_8))
-                .setContentType(MessageProperties.CONTENT_TYPE_JSON)
-                .setDeliveryMode(MessageDeliveryMode.PERSISTENT)
-                .setMessageId(event.eventId().toString())
-                .setHeader(EventHeaders.EVENT_TYPE, event.eventType())
-                .setHeader(EventHeaders.AGGREGATE_TYPE, event.aggregateType())
-                .setHeader(EventHeaders.AGGREGATE_ID, event.aggregateId())
-                .setHeader(EventHeaders.SCHEMA_VERSION, DomainEvent.SCHEMA_VERSION)
-                .setHeader(EventHeaders.OCCURRED_AT, event.occurredAt().toString())
-                .build();
-    }
-
     /** Publishes to the event's exchange with its type as routing key, and waits for the broker's confirm. */
     public void publish(DomainEvent event) {
-        publish(event.exchange(), event.eventType(), message(event));
+        publish(event.exchange(), event.eventType(), TestEvents.message(event));
     }
 
     public void publish(String exchange, String routingKey, Message message) {

@@ -90,7 +90,7 @@ public abstract class InboxContract extends ConsumerTestSupport {
     void anEventDeliveredFiveTimesAtOnceHasOneEffectOneReplyAndFourCountedDuplicates() {
         OrderCreated order = newOrder();
         double duplicatesBefore = counter("events.duplicates", order.eventType());
-        Message message = BrokerClient.message(order);
+        Message message = TestEvents.message(order);
 
         List<CompletableFuture<Void>> publishes = IntStream.range(0, 5)
                 .mapToObj(i -> CompletableFuture.runAsync(() -> broker.publish(order.exchange(), order.eventType(), message)))
@@ -113,7 +113,7 @@ public abstract class InboxContract extends ConsumerTestSupport {
         OrderCreated next = newOrder();
         double poisonBefore = counter("events.poison", null);
 
-        broker.publishToQueue(queue(), poison.spoil(BrokerClient.message(spoiled)));
+        broker.publishToQueue(queue(), poison.spoil(TestEvents.message(spoiled)));
         broker.publish(next);
 
         Message dead = awaitDeadLetter();
