@@ -3,6 +3,7 @@ package com.example.events.relay;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import reactor.core.publisher.Mono;
 
@@ -13,21 +14,21 @@ import reactor.core.publisher.Mono;
  */
 final class OutboxMonitor {
 
-    private final OutboxStore store;
+    private final Supplier<Mono<OutboxStore.BacklogStats>> stats;
     private final LongSupplier nanoTime;
     private volatile Snapshot snapshot;
 
     OutboxMonitor(OutboxStore store) {
-        this(store, System::nanoTime);
+        this(store::stats, System::nanoTime);
     }
 
-    OutboxMonitor(OutboxStore store, LongSupplier nanoTime) {
-        this.store = store;
+    OutboxMonitor(Supplier<Mono<OutboxStore.BacklogStats>> stats, LongSupplier nanoTime) {
+        this.stats = stats;
         this.nanoTime = nanoTime;
     }
 
     Mono<Void> refresh() {
-        return store.stats().doOnNext(stats -> snapshot = new Snapshot(stats, nanoTime.getAsLong())).then();
+        return stats.get().doOnNext(stats -> snapshot = new Snapshot(stats, nanoTime.getAsLong())).then();
     }
 
     boolean hasFigures() {

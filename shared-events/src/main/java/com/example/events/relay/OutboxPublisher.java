@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.springframework.amqp.AmqpException;
@@ -28,9 +30,9 @@ import reactor.core.scheduler.Scheduler;
  * destination with binder-managed headers and error channels; the template gives exactly these
  * three things with nothing in between.
  *
- * <p>The whole batch is published first and the confirms are awaited together (pipelined), bounded
- * by the confirm timeout; publishing and waiting one message at a time would cost a broker round
- * trip per event.
+ * <p>The whole batch is published first, on one channel, and then the confirms are awaited together
+ * (pipelined), bounded by the confirm timeout; publishing and waiting one message at a time would
+ * cost a broker round trip per event. Both block, so they run on the relay's own scheduler.
  */
 final class OutboxPublisher {
 
@@ -47,13 +49,11 @@ final class OutboxPublisher {
     }
 
     /**
-     * @param scheduler where the blocking sends run; the confirms are awaited without blocking
+     * @param scheduler where the sends run and the confirms are awaited (both block)
      * @return one delivery per row, in the order of {@code rows}
      */
     Mono<List<Delivery>> publish(List<OutboxRow> rows, Scheduler scheduler) {
-        return Mono.fromCallable(() -> send(rows))
-                .subscribeOn(scheduler)
-                .flatMap(inFlight -> awaitConfirms(inFlight, scheduler));
+        return Mono.fromCallable(() -> outcomes(send(rows))).subscribeOn(scheduler);
     }
 
     /** Declares the configured exchanges if the broker has not seen them on this connection yet. */
@@ -68,44 +68,48 @@ final class OutboxPublisher {
         List<InFlight> inFlight = new ArrayList<>(rows.size());
         Set<String> exchanges = new LinkedHashSet<>();
         rows.forEach(row -> exchanges.add(row.exchange()));
-        String unavailable = null;
+        String failure = null;
         try {
             declarer.declare(exchanges);
+            // One channel for the whole batch, kept until its confirms are in: a channel handed back
+            // to Spring AMQP's cache with confirms outstanding is waited on by a task of the library
+            // that does not handle the broker closing the channel (spring-amqp GH-3448).
+            template.invoke(operations -> {
+                for (OutboxRow row : rows) {
+                    CorrelationData correlation = new CorrelationData(UUID.randomUUID().toString());
+                    operations.send(row.exchange(), EventMessages.routingKey(row), EventMessages.toMessage(row),
+                            correlation);
+                    inFlight.add(new InFlight(row, correlation, null));
+                }
+                awaitConfirms(inFlight);
+                return null;
+            });
         } catch (AmqpException e) {
             declarer.forget();
-            unavailable = "exchanges not declared: " + describe(e);
+            failure = "not published: " + describe(e);
+            // What went out before the failure may still have been confirmed.
+            awaitConfirms(inFlight);
         }
-        for (OutboxRow row : rows) {
-            if (unavailable != null) {
-                // The connection is gone: trying each remaining row would only repeat the same failure.
-                inFlight.add(new InFlight(row, null, unavailable));
-                continue;
-            }
-            CorrelationData correlation = new CorrelationData(UUID.randomUUID().toString());
-            try {
-                template.send(row.exchange(), EventMessages.routingKey(row), EventMessages.toMessage(row), correlation);
-                inFlight.add(new InFlight(row, correlation, null));
-            } catch (AmqpException e) {
-                declarer.forget();
-                unavailable = "not published: " + describe(e);
-                inFlight.add(new InFlight(row, null, unavailable));
-            }
+        // Rows the batch did not get to because the connection or the channel failed: trying each of
+        // them would only repeat the same failure.
+        for (OutboxRow row : rows.subList(inFlight.size(), rows.size())) {
+            inFlight.add(new InFlight(row, null, failure));
         }
         return inFlight;
     }
 
-    private Mono<List<Delivery>> awaitConfirms(List<InFlight> inFlight, Scheduler scheduler) {
+    /** Waits for the whole batch at once; what has no confirm by the timeout counts as timed out. */
+    private void awaitConfirms(List<InFlight> inFlight) {
         CompletableFuture<?>[] confirms = inFlight.stream()
-                .filter(f -> f.correlation() != null)
                 .map(f -> f.correlation().getFuture())
                 .toArray(CompletableFuture[]::new);
-        // suppressCancel: a timeout must not cancel the futures Spring AMQP will still complete.
-        return Mono.fromFuture(CompletableFuture.allOf(confirms), true)
-                .timeout(confirmTimeout, scheduler)
-                .onErrorResume(TimeoutException.class, e -> Mono.empty())
-                .then(Mono.fromSupplier(() -> outcomes(inFlight)))
-                // Continue on the relay's threads, not on the AMQP client's confirm thread.
-                .publishOn(scheduler);
+        try {
+            CompletableFuture.allOf(confirms).get(confirmTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // Each row's outcome is read from its own future.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private List<Delivery> outcomes(List<InFlight> inFlight) {

@@ -55,6 +55,11 @@ final class QueueProbe implements AutoCloseable {
         return drain().stream().map(m -> m.getMessageProperties().getMessageId()).toList();
     }
 
+    /** Messages waiting in the queue, without taking them. */
+    long depth() {
+        return admin.getQueueInfo(queue.getName()).getMessageCount();
+    }
+
     @Override
     public void close() {
         admin.deleteQueue(queue.getName());
