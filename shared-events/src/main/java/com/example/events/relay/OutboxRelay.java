@@ -29,7 +29,7 @@ import reactor.core.scheduler.Schedulers;
 final class OutboxRelay implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
-    /** One thread publishes (blocking sends); one spare for the statistics and the janitor. */
+    /** One thread publishes and waits for confirms (both block); one spare for the timers of the other tasks. */
     private static final int THREADS = 2;
 
     private final RelayCycle cycle;
@@ -69,7 +69,7 @@ final class OutboxRelay implements SmartLifecycle {
                     .onBackpressureLatest();
             Disposable drain = wakeUps
                     .concatMap(wakeUp -> cycle.runOnce(scheduler)
-                            .doOnNext(claimed -> succeeded(claimed, nudges))
+                            .doOnNext(moreDue -> succeeded(moreDue, nudges))
                             .onErrorResume(this::failed), 1)
                     .doFinally(signal -> drained.countDown())
                     .subscribe();
@@ -137,18 +137,18 @@ final class OutboxRelay implements SmartLifecycle {
         return running != null;
     }
 
-    private void succeeded(int claimed, Sinks.Many<Boolean> nudges) {
+    private void succeeded(boolean moreDue, Sinks.Many<Boolean> nudges) {
         if (failuresInARow > 0) {
             log.info("Outbox relay recovered after {} failed cycles", failuresInARow);
             failuresInARow = 0;
         }
-        if (claimed > 0) {
-            // More may be due (the next event of each aggregate in the batch, or a full batch's successors).
+        if (moreDue) {
+            // Keep going without waiting: the next event of each aggregate just sent, or the rest of a backlog.
             nudges.emitNext(Boolean.TRUE, Sinks.EmitFailureHandler.busyLooping(Duration.ofMillis(100)));
         }
     }
 
-    private Mono<Integer> failed(Throwable e) {
+    private Mono<Boolean> failed(Throwable e) {
         failuresInARow++;
         // One warning per outage, not one per poll.
         if (failuresInARow == 1) {

@@ -41,7 +41,7 @@ import io.r2dbc.spi.Wrapped;
         "org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration",
         "org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration",
         "com.example.events.autoconfigure.SharedEventsAutoConfiguration" })
-@ConditionalOnClass({ RabbitTemplate.class, MeterRegistry.class })
+@ConditionalOnClass(RabbitTemplate.class)
 @ConditionalOnBean({ ConnectionFactory.class, org.springframework.amqp.rabbit.connection.ConnectionFactory.class })
 @EnableConfigurationProperties(RelayProperties.class)
 public class RelayAutoConfiguration {

@@ -32,6 +32,8 @@ final class RelayCycle {
     private final RelayMetrics metrics;
     private final int batchSize;
     private final int maxAttempts;
+    /** Whether the previous cycle had deliveries to retry: only the first of a run of such cycles warns. */
+    private boolean failing;
 
     RelayCycle(OutboxStore store, OutboxPublisher publisher, TransactionalOperator transactions,
             CrashPoints crashPoints, RetryBackoff backoff, RelayMetrics metrics, RelayProperties properties) {
@@ -45,11 +47,15 @@ final class RelayCycle {
         this.maxAttempts = properties.maxAttempts();
     }
 
-    /** @return how many rows were claimed (0: nothing was due) */
-    Mono<Integer> runOnce(Scheduler scheduler) {
-        Mono<Integer> batch = store.claim(batchSize)
+    /**
+     * @return whether more rows may be due right now: the cycle claimed some and reached the broker.
+     *         While the broker is unreachable the relay goes at the pace of its poll interval instead
+     *         of sweeping the whole backlog into backoff.
+     */
+    Mono<Boolean> runOnce(Scheduler scheduler) {
+        Mono<Boolean> batch = store.claim(batchSize)
                 .collectList()
-                .flatMap(rows -> rows.isEmpty() ? Mono.just(0) : relay(rows, scheduler));
+                .flatMap(rows -> rows.isEmpty() ? Mono.just(false) : relay(rows, scheduler));
         return publisher.declareConfiguredExchanges(scheduler)
                 .onErrorResume(e -> {
                     log.debug("Configured exchanges not declared yet: {}", e.toString());
@@ -58,16 +64,17 @@ final class RelayCycle {
                 .then(transactions.transactional(batch));
     }
 
-    private Mono<Integer> relay(List<OutboxRow> rows, Scheduler scheduler) {
+    private Mono<Boolean> relay(List<OutboxRow> rows, Scheduler scheduler) {
         return Mono.fromRunnable(() -> crashPoints.reach(CrashPoints.RELAY_BEFORE_PUBLISH))
                 .then(publisher.publish(rows, scheduler))
                 .flatMap(deliveries -> {
                     if (deliveries.stream().anyMatch(Delivery::isConfirmed)) {
                         crashPoints.reach(CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK);
                     }
-                    return record(deliveries);
-                })
-                .thenReturn(rows.size());
+                    boolean brokerReached = deliveries.stream().anyMatch(
+                            d -> d.isConfirmed() || d.failure().kind() != DeliveryFailure.Kind.BROKER_UNAVAILABLE);
+                    return record(deliveries).thenReturn(brokerReached);
+                });
     }
 
     private Mono<Void> record(List<Delivery> deliveries) {
@@ -105,9 +112,16 @@ final class RelayCycle {
         }
         if (!retried.isEmpty()) {
             Delivery first = retried.get(0);
-            log.warn("{} of {} outbox events not delivered, will retry with backoff; first: {} ({})", retried.size(),
-                    deliveries.size(), first.failure(), first.row().id());
+            String message = "{} of {} outbox events not delivered, will retry with backoff; first: {} ({})";
+            if (failing) {
+                log.debug(message, retried.size(), deliveries.size(), first.failure(), first.row().id());
+            } else {
+                log.warn(message, retried.size(), deliveries.size(), first.failure(), first.row().id());
+            }
+        } else if (failing) {
+            log.info("Outbox events are being delivered again");
         }
+        failing = !retried.isEmpty();
     }
 
     private static String truncate(String error) {
