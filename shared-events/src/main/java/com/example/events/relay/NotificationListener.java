@@ -59,9 +59,17 @@ final class NotificationListener {
                         .maxBackoff(settings.reconnectMax())
                         // Start again from the shortest delay once a connection has delivered something.
                         .transientErrors(true)
-                        .doBeforeRetry(signal -> log.warn("Outbox LISTEN connection lost ({}); reconnecting "
-                                + "(attempt {}), polling meanwhile", signal.failure().toString(),
-                                signal.totalRetriesInARow() + 1)));
+                        .doBeforeRetry(this::reconnecting));
+    }
+
+    private void reconnecting(Retry.RetrySignal signal) {
+        // One warning when the connection is lost, not one per attempt while the database is away.
+        if (signal.totalRetriesInARow() == 0) {
+            log.warn("Outbox LISTEN connection lost ({}); reconnecting, polling meanwhile", signal.failure().toString());
+        } else {
+            log.debug("Outbox LISTEN connection still down (attempt {}): {}", signal.totalRetriesInARow() + 1,
+                    signal.failure().toString());
+        }
     }
 
     boolean isListening() {

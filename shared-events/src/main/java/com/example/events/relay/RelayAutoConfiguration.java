@@ -126,7 +126,7 @@ public class RelayAutoConfiguration {
         }
 
         /** LISTEN needs a connection of its own: the driver's factory behind the pool (and any decorators). */
-        static ConnectionFactory unpooledPostgres(ConnectionFactory connectionFactory) {
+        private static ConnectionFactory unpooledPostgres(ConnectionFactory connectionFactory) {
             Object candidate = connectionFactory;
             for (int depth = 0; depth < 10 && candidate != null; depth++) {
                 if (candidate instanceof PostgresqlConnectionFactory postgres) {

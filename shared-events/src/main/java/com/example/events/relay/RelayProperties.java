@@ -61,7 +61,14 @@ public record RelayProperties(
         }
     }
 
-    /** The LISTEN connection: reconnect delays after it drops (database restart, network). */
+    /**
+     * The LISTEN connection that wakes the relay when events commit.
+     *
+     * @param enabled          false where LISTEN does not work (a transaction-pooling proxy in front of
+     *                         PostgreSQL): the relay then relies on polling alone
+     * @param reconnectInitial first delay before reconnecting after the connection dropped (database
+     *                         restart, network); it doubles up to {@code reconnectMax}
+     */
     public record Listener(
             @DefaultValue("true") boolean enabled,
             @DefaultValue("500ms") Duration reconnectInitial,
