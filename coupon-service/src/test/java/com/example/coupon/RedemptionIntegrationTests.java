@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.TestPropertySource;
 
+import com.example.events.CouponEvent;
 import com.example.events.CouponRedeemed;
 import com.example.events.CouponRejected;
 import com.example.events.CouponReleased;
@@ -29,6 +30,11 @@ import com.example.events.testsupport.FreshInfrastructure;
 class RedemptionIntegrationTests extends ConsumerTestSupport {
 
     private static final AtomicLong IDS = new AtomicLong();
+
+    @Override
+    protected String replyExchange() {
+        return CouponEvent.EXCHANGE;
+    }
 
     @Test
     void redeemsAnActiveCouponForTheOrder() {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.TestPropertySource;
 
+import com.example.events.InventoryEvent;
 import com.example.events.InventoryRejected;
 import com.example.events.InventoryReserved;
 import com.example.events.OrderCancelled;
@@ -29,6 +30,11 @@ import com.example.events.testsupport.FreshInfrastructure;
 class ReservationIntegrationTests extends ConsumerTestSupport {
 
     private static final AtomicLong IDS = new AtomicLong();
+
+    @Override
+    protected String replyExchange() {
+        return InventoryEvent.EXCHANGE;
+    }
 
     @Test
     void reservesEveryUnitOfAnOrderCountingARepeatedSkuAsOneMoreUnit() {

@@ -16,6 +16,7 @@ import org.springframework.test.context.TestPropertySource;
 
 import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
+import com.example.events.RiskEvent;
 import com.example.events.RiskRejected;
 import com.example.events.testsupport.ConsumerTestSupport;
 import com.example.events.testsupport.FreshInfrastructure;
@@ -34,6 +35,11 @@ class AssessmentIntegrationTests extends ConsumerTestSupport {
     private static final String QUEUE = "order.events.risk-service";
     private static final AtomicLong IDS = new AtomicLong();
     private static final Instant T = Instant.parse("2026-11-30T10:00:00Z");
+
+    @Override
+    protected String replyExchange() {
+        return RiskEvent.EXCHANGE;
+    }
 
     @Test
     void approvesAnOrdinaryOrder() {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.example.events.CouponEvent;
 import com.example.events.OrderCreated;
 import com.example.events.testsupport.InboxFaultContract;
 import com.example.events.testsupport.ServiceDatabase;
@@ -30,6 +31,11 @@ class CouponFaultIntegrationTests extends InboxFaultContract {
     protected long effects(ServiceDatabase database, OrderCreated order) {
         return database.count("select count(*) from redemptions where coupon_code = ? and status = 'REDEEMED'",
                 order.couponCode());
+    }
+
+    @Override
+    protected String replyExchange() {
+        return CouponEvent.EXCHANGE;
     }
 
     @Override

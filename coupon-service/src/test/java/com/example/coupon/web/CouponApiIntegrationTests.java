@@ -12,6 +12,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import com.example.events.CouponEvent;
 import com.example.events.OrderCreated;
 import com.example.events.testsupport.ConsumerTestSupport;
 import com.example.events.testsupport.FreshInfrastructure;
@@ -26,6 +27,11 @@ class CouponApiIntegrationTests extends ConsumerTestSupport {
     int port;
 
     WebTestClient client;
+
+    @Override
+    protected String replyExchange() {
+        return CouponEvent.EXCHANGE;
+    }
 
     @BeforeEach
     void setUp() {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.example.events.InventoryEvent;
 import com.example.events.OrderCreated;
 import com.example.events.testsupport.InboxFaultContract;
 import com.example.events.testsupport.ServiceDatabase;
@@ -29,6 +30,11 @@ class InventoryFaultIntegrationTests extends InboxFaultContract {
     @Override
     protected long effects(ServiceDatabase database, OrderCreated order) {
         return database.count("select reserved from stock where sku_id = ?", order.skuIds().get(0));
+    }
+
+    @Override
+    protected String replyExchange() {
+        return InventoryEvent.EXCHANGE;
     }
 
     @Override

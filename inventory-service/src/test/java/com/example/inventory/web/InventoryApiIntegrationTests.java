@@ -12,6 +12,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import com.example.events.InventoryEvent;
 import com.example.events.OrderCreated;
 import com.example.events.testsupport.ConsumerTestSupport;
 import com.example.events.testsupport.FreshInfrastructure;
@@ -26,6 +27,11 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
     int port;
 
     WebTestClient client;
+
+    @Override
+    protected String replyExchange() {
+        return InventoryEvent.EXCHANGE;
+    }
 
     @BeforeEach
     void setUp() {

@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.example.events.OrderCreated;
+import com.example.events.RiskEvent;
 import com.example.events.testsupport.InboxFaultContract;
 import com.example.events.testsupport.ServiceDatabase;
 
@@ -27,6 +28,11 @@ class RiskFaultIntegrationTests extends InboxFaultContract {
     @Override
     protected long effects(ServiceDatabase database, OrderCreated order) {
         return database.count("select count(*) from assessments where order_id = ?", order.orderId());
+    }
+
+    @Override
+    protected String replyExchange() {
+        return RiskEvent.EXCHANGE;
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.events.OrderCreated;
+import com.example.events.RiskEvent;
 import com.example.events.testsupport.ConsumerTestSupport;
 import com.example.events.testsupport.FreshInfrastructure;
 
@@ -28,6 +29,11 @@ class RiskApiIntegrationTests extends ConsumerTestSupport {
     int port;
 
     WebTestClient client;
+
+    @Override
+    protected String replyExchange() {
+        return RiskEvent.EXCHANGE;
+    }
 
     @BeforeEach
     void setUp() {

@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Properties;
 
+import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
@@ -53,6 +56,18 @@ public final class BrokerClient implements AutoCloseable {
 
     public static BrokerClient forVhost(String vhost) {
         return new BrokerClient(vhost);
+    }
+
+    /**
+     * Binds a queue to every routing key of the exchange, as order-service's queues are bound to the
+     * reply exchanges in the running system, so that what the relay publishes there is routable (a
+     * returned message is retried, then parked, and holds back the service's readiness). Declares
+     * only the queue: the exchange must exist, so this fails for a service that did not declare it.
+     */
+    public void bindSink(String exchange) {
+        Queue sink = new Queue(exchange + ".test-sink", true);
+        admin.declareQueue(sink);
+        admin.declareBinding(BindingBuilder.bind(sink).to(new TopicExchange(exchange, true, false)).with("#"));
     }
 
     /** Publishes to the event's exchange with its type as routing key, and waits for the broker's confirm. */

@@ -50,7 +50,11 @@ public abstract class ConsumerTestSupport {
     void connect() {
         database = new ServiceDatabase(jdbcUrl, user, password);
         broker = BrokerClient.forVhost(vhost);
+        broker.bindSink(replyExchange());
     }
+
+    /** The exchange the service's replies go to, e.g. {@code inventory.events}; the service declares it. */
+    protected abstract String replyExchange();
 
     @AfterEach
     void disconnect() {

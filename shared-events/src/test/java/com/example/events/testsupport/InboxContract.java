@@ -69,9 +69,6 @@ public abstract class InboxContract extends ConsumerTestSupport {
     /** The service's queue on order.events, e.g. {@code order.events.inventory-service}. */
     protected abstract String queue();
 
-    /** The exchange the service's replies go to, e.g. {@code inventory.events}. */
-    protected abstract String replyExchange();
-
     /** A new order (with whatever data it needs seeded) that the service applies with one visible effect. */
     protected abstract OrderCreated newOrder();
 

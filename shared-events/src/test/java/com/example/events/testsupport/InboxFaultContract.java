@@ -51,6 +51,9 @@ public abstract class InboxFaultContract {
     /** The event type the service answers {@link #newOrder} with. */
     protected abstract String expectedReply();
 
+    /** The exchange the service's replies go to, e.g. {@code inventory.events}; the service declares it. */
+    protected abstract String replyExchange();
+
     @Test
     void aCrashAfterCommitBeforeAckIsRedeliveredRecognisedAsADuplicateAndAcknowledged() {
         String databaseName = infrastructure.createDatabase("it_" + service() + "_after_commit");
@@ -59,7 +62,8 @@ public abstract class InboxFaultContract {
         ServiceDatabase database = ServiceDatabase.on(infrastructure.postgres(), databaseName);
         try (BrokerClient broker = broker(properties)) {
             OrderCreated order;
-            try (JavaProcess crashing = start(properties, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK, "after-commit-1")) {
+            try (JavaProcess crashing = start(broker, properties, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK,
+                    "after-commit-1")) {
                 order = newOrder(database);
                 broker.publish(order);
 
@@ -71,7 +75,7 @@ public abstract class InboxFaultContract {
             await().atMost(PATIENCE).untilAsserted(() ->
                     assertThat(broker.ready(queue())).as("never acknowledged, so back in the queue").isEqualTo(1));
 
-            try (JavaProcess restarted = start(properties, null, "after-commit-2")) {
+            try (JavaProcess restarted = start(broker, properties, null, "after-commit-2")) {
                 await().atMost(PATIENCE).untilAsserted(() ->
                         assertThat(metric("events_duplicates_total", order.eventType())).isEqualTo(1));
                 awaitDrained(broker);
@@ -90,7 +94,8 @@ public abstract class InboxFaultContract {
         ServiceDatabase database = ServiceDatabase.on(infrastructure.postgres(), databaseName);
         try (BrokerClient broker = broker(properties)) {
             OrderCreated order;
-            try (JavaProcess crashing = start(properties, CrashPoints.CONSUMER_BEFORE_COMMIT, "before-commit-1")) {
+            try (JavaProcess crashing = start(broker, properties, CrashPoints.CONSUMER_BEFORE_COMMIT,
+                    "before-commit-1")) {
                 order = newOrder(database);
                 broker.publish(order);
 
@@ -102,7 +107,7 @@ public abstract class InboxFaultContract {
             assertThat(database.count("select count(*) from processed_events")).isZero();
             await().atMost(PATIENCE).untilAsserted(() -> assertThat(broker.ready(queue())).isEqualTo(1));
 
-            try (JavaProcess restarted = start(properties, null, "before-commit-2")) {
+            try (JavaProcess restarted = start(broker, properties, null, "before-commit-2")) {
                 await().atMost(PATIENCE).untilAsserted(() ->
                         assertThat(metric("events_processed_total", order.eventType(), "outcome=\"applied\"")).isEqualTo(1));
                 awaitDrained(broker);
@@ -129,7 +134,8 @@ public abstract class InboxFaultContract {
             properties.put("spring.cloud.stream.rabbit.default.consumer.quorum.delivery-limit", 2);
             ServiceDatabase database = ServiceDatabase.on(postgres.server(), databaseName);
 
-            try (BrokerClient broker = broker(properties); JavaProcess service = start(properties, null, "database-down")) {
+            try (BrokerClient broker = broker(properties);
+                    JavaProcess service = start(broker, properties, null, "database-down")) {
                 OrderCreated before = newOrder(database);
                 List<OrderCreated> during = List.of(newOrder(database), newOrder(database), newOrder(database));
                 broker.publish(before);
@@ -174,7 +180,7 @@ public abstract class InboxFaultContract {
 
             try (BrokerClient broker = broker(properties)) {
                 OrderCreated order;
-                try (JavaProcess stopped = start(properties, null, "stopped-1")) {
+                try (JavaProcess stopped = start(broker, properties, null, "stopped-1")) {
                     order = newOrder(database);
                     postgres.stopNow();
                     broker.publish(order);
@@ -189,7 +195,7 @@ public abstract class InboxFaultContract {
                 assertThat(broker.ready(queue() + ".dlq")).isZero();
 
                 postgres.startServer();
-                try (JavaProcess next = start(properties, null, "stopped-2")) {
+                try (JavaProcess next = start(broker, properties, null, "stopped-2")) {
                     await().atMost(PATIENCE).untilAsserted(() -> assertThat(effects(database, order)).isEqualTo(1));
                     awaitDrained(broker);
                 }
@@ -206,7 +212,8 @@ public abstract class InboxFaultContract {
         return BrokerClient.forVhost((String) properties.get("spring.rabbitmq.virtual-host"));
     }
 
-    private JavaProcess start(Map<String, Object> properties, String crashAt, String name) {
+    /** Starts the service and, once it is ready (its reply exchange declared), makes its replies routable. */
+    private JavaProcess start(BrokerClient broker, Map<String, Object> properties, String crashAt, String name) {
         Map<String, Object> all = new LinkedHashMap<>(properties);
         all.put("server.port", port);
         all.put("logging.level.com.example.events.inbox", "DEBUG");
@@ -216,6 +223,7 @@ public abstract class InboxFaultContract {
         JavaProcess process = JavaProcess.startJar(Path.of("target", service() + ".jar"), all,
                 LOGS.resolve(service() + "-" + name + ".log"));
         process.awaitReady(port, START);
+        broker.bindSink(replyExchange());
         return process;
     }
 
