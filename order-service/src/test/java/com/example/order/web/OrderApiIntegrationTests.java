@@ -229,6 +229,8 @@ class OrderApiIntegrationTests {
                         .contains("did not happen").contains("retry with the same key is safe"));
         problem(client.get().uri("/orders?user_id={u}&idempotency_key=nope", user).exchange(), 400, null)
                 .jsonPath("$.errors[0].field").isEqualTo("idempotency_key");
+        problem(client.get().uri("/orders/abc").exchange(), 400, "validation-failed")
+                .jsonPath("$.errors[0].field").isEqualTo("order_id");
     }
 
     @Test

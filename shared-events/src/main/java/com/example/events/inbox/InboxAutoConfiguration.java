@@ -42,4 +42,10 @@ public class InboxAutoConfiguration {
         InboxMetrics metrics = new InboxMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry));
         return new Inbox(handlers.orderedStream().toList(), transaction, failures, crashPoints, metrics, properties);
     }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ProcessedEventsJanitor processedEventsJanitor(ConnectionFactory connectionFactory, InboxProperties properties) {
+        return new ProcessedEventsJanitor(DatabaseClient.create(connectionFactory), properties.retention());
+    }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -21,6 +22,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.FieldError;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.support.WebExchangeBindException;
 import org.springframework.web.server.ContentTooLargeException;
@@ -135,11 +138,9 @@ public class ProblemExceptionHandler implements WebExceptionHandler {
     }
 
     private static ApiProblem fromUnreadableInput(ServerWebInputException input) {
-        RequestParam param = input.getMethodParameter() == null ? null
-                : input.getMethodParameter().getParameterAnnotation(RequestParam.class);
-        if (param != null) {
-            String name = param.name().isEmpty() ? param.value() : param.name();
-            return ApiProblem.invalid(name, "has the wrong type or format");
+        String parameter = parameterName(input.getMethodParameter());
+        if (parameter != null) {
+            return ApiProblem.invalid(parameter, "has the wrong type or format");
         }
         JacksonException json = findCause(input, JacksonException.class);
         if (json != null && !(json instanceof StreamReadException) && !json.getPath().isEmpty()) {
@@ -148,6 +149,23 @@ public class ProblemExceptionHandler implements WebExceptionHandler {
         String reason = json != null ? json.getOriginalMessage() : "the body is not valid JSON";
         return new ApiProblem(ProblemType.MALFORMED_REQUEST, "Malformed request body: " + reason,
                 List.of(new ApiProblem.FieldError("body", "is not valid JSON")));
+    }
+
+    /** The name a client used for a query or path parameter, or null when the input was the body. */
+    private static String parameterName(MethodParameter parameter) {
+        if (parameter == null || parameter.hasParameterAnnotation(RequestBody.class)) {
+            return null;
+        }
+        RequestParam query = parameter.getParameterAnnotation(RequestParam.class);
+        if (query != null) {
+            return query.name().isEmpty() ? query.value() : query.name();
+        }
+        PathVariable path = parameter.getParameterAnnotation(PathVariable.class);
+        if (path != null && !(path.name().isEmpty() && path.value().isEmpty())) {
+            return path.name().isEmpty() ? path.value() : path.name();
+        }
+        String name = parameter.getParameterName();
+        return name == null ? null : JsonNames.of(name);
     }
 
     private static String pathOf(JacksonException json) {
