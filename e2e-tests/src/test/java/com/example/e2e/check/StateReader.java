@@ -99,6 +99,20 @@ public final class StateReader {
         return String.join(", ", pending);
     }
 
+    /** Outbox rows waiting to be published, in all services; -1 when the databases cannot be read. */
+    public long unsentRows() {
+        try {
+            long unsent = 0;
+            for (Service service : Service.values()) {
+                unsent += query(service, "select count(*) from outbox_events where sent_at is null and parked_at is null",
+                        StateReader::count);
+            }
+            return unsent;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Deliveries each queue's broker-side statistics flag as redelivered (since the broker last started). */
     public Map<String, Long> redeliveries() {
         Map<String, Long> redeliveries = new LinkedHashMap<>();

@@ -8,6 +8,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +38,22 @@ public final class Nemesis {
     private final Topology topology;
     private final FaultLog faults;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    private final Map<ServiceNode, Armed> armedAt = new ConcurrentHashMap<>();
 
-    public Nemesis(Topology topology, FaultLog faults) {
+    /** A crash point armed in an instance: which, since when, and where its log stood then. */
+    private record Armed(String point, Instant at, long logMark) {
+    }
+
+    private final LongSupplier unsentRows;
+
+    /**
+     * @param unsentRows outbox rows waiting to be published in all services (-1 when unknown): the broker
+     *                   kill's proof that events were on their way while it was down
+     */
+    public Nemesis(Topology topology, FaultLog faults, LongSupplier unsentRows) {
         this.topology = topology;
         this.faults = faults;
+        this.unsentRows = unsentRows;
     }
 
     public FaultLog faults() {
@@ -80,18 +95,38 @@ public final class Nemesis {
     }
 
     /**
-     * Restarts an instance with a crash point armed and waits for it to halt there (exit code 86 and
-     * the service's "CRASH POINT ... reached" log line), then, when {@code restartAfter}, starts it normally
-     * and waits until it is ready. If the point is not reached within {@code within}, the instance is
-     * killed and the fault is recorded as not having bitten.
+     * Restarts an instance with a crash point armed and waits for it to halt there, then, when
+     * {@code restartAfter}, starts it normally and waits until it is ready. See {@link #awaitCrash}.
      */
     public Fault crashAt(ServiceNode node, String point, Duration within, boolean restartAfter) {
-        Instant at = Instant.now();
+        arm(node, point);
+        Fault fault = awaitCrash(node, within);
+        if (restartAfter) {
+            node.start("");
+            node.awaitReady(READY_TIMEOUT);
+        }
+        return fault;
+    }
+
+    /** (Re)starts an instance with a crash point armed ({@code faults.crash-at}); does not wait for readiness. */
+    public void arm(ServiceNode node, String point) {
         if (node.isRunning()) {
             node.kill();
         }
-        long mark = node.log().mark();
+        armedAt.put(node, new Armed(point, Instant.now(), node.log().mark()));
         node.start(point);
+    }
+
+    /**
+     * Waits for an armed instance to halt at its crash point: exit code 86 and the service's
+     * "CRASH POINT ... reached" log line. An instance that does not get there within {@code within} is
+     * killed, and the fault is recorded as not having bitten.
+     */
+    public Fault awaitCrash(ServiceNode node, Duration within) {
+        Armed armed = armedAt.remove(node);
+        if (armed == null) {
+            throw new IllegalStateException(node + " was not armed");
+        }
         int exit;
         try {
             exit = node.awaitExit(within);
@@ -99,26 +134,26 @@ public final class Nemesis {
             node.kill();
             exit = node.awaitExit(EXIT_TIMEOUT);
         }
-        boolean logged = node.log().since(mark).contains("CRASH POINT " + point + " reached");
-        if (restartAfter) {
-            node.start("");
-            node.awaitReady(READY_TIMEOUT);
-        }
-        return record(new Fault(FaultKind.CRASH_POINT, node.name(), point, at, Duration.between(at, Instant.now()),
-                exit == CRASH_EXIT && logged, "exit code " + exit + (logged ? ", crash point logged" : ", crash point NOT logged")
-                        + (restartAfter ? ", restarted" : "")));
+        boolean logged = node.log().since(armed.logMark()).contains("CRASH POINT " + armed.point() + " reached");
+        return record(new Fault(FaultKind.CRASH_POINT, node.name(), armed.point(), armed.at(),
+                Duration.between(armed.at(), Instant.now()), exit == CRASH_EXIT && logged,
+                "exit code " + exit + (logged ? ", crash point logged" : ", crash point NOT logged")));
     }
 
-    /** SIGKILL of the broker, down for {@code downtime}, then started again. */
+    /**
+     * SIGKILL of the broker, down for {@code downtime}, then started again. It bites when the process is
+     * gone and events piled up in the outboxes meanwhile (the flow really needed the broker).
+     */
     public Fault killBroker(Duration downtime) {
         Instant at = Instant.now();
         topology.broker().kill();
         boolean gone = !topology.broker().isRunning();
         Hold.forAtLeast(downtime);
+        long waiting = unsentRows.getAsLong();
         topology.broker().start();
         return record(new Fault(FaultKind.BROKER_KILL, "rabbitmq", "down " + downtime.toSeconds() + " s", at,
-                Duration.between(at, Instant.now()), gone, (gone ? "process gone after SIGKILL" : "process still alive")
-                        + ", node restarted on the same data"));
+                Duration.between(at, Instant.now()), gone && waiting > 0, (gone ? "process gone after SIGKILL" : "process still alive")
+                        + ", " + waiting + " outbox rows waiting before the restart, node restarted on the same data"));
     }
 
     /** Immediate stop of PostgreSQL, down for {@code downtime}, then started again. */

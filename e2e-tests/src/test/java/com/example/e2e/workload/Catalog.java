@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.LongStream;
 
 /**
@@ -53,8 +54,17 @@ public final class Catalog {
     }
 
     /** The user of the warm-up order that takes the used coupon. */
-    public long warmUpUser() {
+    long warmUpUser() {
         return slot * USERS_PER_SLOT + USERS_PER_SLOT - 2;
+    }
+
+    /**
+     * The warm-up intent every scenario places before its workload and its faults: it must be confirmed,
+     * which shows the system works, and it takes the used coupon that COUPON_USED intents then find taken.
+     */
+    public Intent warmUpIntent(UUID idempotencyKey) {
+        return new Intent(0, warmUpUser(), List.of(plentySkus().get(0)), usedCoupon(), idempotencyKey, Plan.CONFIRM,
+                false);
     }
 
     public boolean ownsUser(long userId) {

@@ -77,10 +77,10 @@ public final class Workload {
         return new History(histories);
     }
 
-    /** e.g. {@code 812/2000 intents: 790 acked, 3 failed, 0 unknown, 41 retried}. */
+    /** e.g. {@code 812/2000 intents: 790 acked, 3 failed, 0 unknown, 41 retried}; total 0 when open-ended. */
     public String progress(int total) {
-        return String.format("%d/%d intents: %d acked, %d failed, %d unknown, %d retried", started.get(), total,
-                acked.get(), failed.get(), unknown.get(), retried.get());
+        return String.format("%d%s intents: %d acked, %d failed, %d unknown, %d retried", started.get(),
+                total > 0 ? "/" + total : "", acked.get(), failed.get(), unknown.get(), retried.get());
     }
 
     public int finished() {
