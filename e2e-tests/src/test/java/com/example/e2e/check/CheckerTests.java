@@ -173,6 +173,22 @@ class CheckerTests {
     }
 
     @Test
+    void aCancelThatOvertookTheOrderLeavesATombstoneThatFitsARejectedStep() {
+        // Order 102 was cancelled before inventory saw it: a tombstone, and the late create rejected.
+        run.reservations.put(102L, new Reservation(102, "RELEASED", List.of()));
+
+        assertThat(failed()).isEmpty();
+    }
+
+    @Test
+    void aReleasedReservationThatHeldUnitsDoesNotFitARejectedStep() {
+        Order rejected = run.order(102);
+        run.reservations.put(102L, new Reservation(102, "RELEASED", rejected.skuIds()));
+
+        assertThat(failed()).containsExactly(Invariant.ORDERS_FINAL_AND_CONSISTENT);
+    }
+
+    @Test
     void aMessageInADeadLetterQueueIsReported() {
         run.queues.set(1, new Queue("order.events.inventory-service.dlq", 1, 0));
 

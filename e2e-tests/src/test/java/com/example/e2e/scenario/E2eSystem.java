@@ -57,6 +57,14 @@ final class E2eSystem {
         return instance;
     }
 
+    /** Stops the system if this JVM started one; the next {@link #get()} would start a new one. */
+    static synchronized void closeIfStarted() {
+        if (instance != null) {
+            instance.topology.close();
+            instance = null;
+        }
+    }
+
     private static E2eSystem start() {
         String driver = System.getProperty("e2e.driver", "processes");
         if (!driver.equals("processes")) {
