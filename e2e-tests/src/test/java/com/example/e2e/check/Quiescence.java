@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Waits until nothing moves: no unsent outbox row (parked ones do not move and are the checker's
@@ -14,6 +16,7 @@ import org.awaitility.core.ConditionTimeoutException;
  */
 public final class Quiescence {
 
+    private static final Logger log = LoggerFactory.getLogger(Quiescence.class);
     private static final int QUIET_LOOKS_IN_A_ROW = 3;
 
     private final StateReader reader;
@@ -24,13 +27,16 @@ public final class Quiescence {
 
     public Quiet await(Duration timeout) {
         long started = System.nanoTime();
-        AtomicReference<String> last = new AtomicReference<>("");
+        AtomicReference<String> last = new AtomicReference<>("(not looked yet)");
         AtomicInteger quietLooks = new AtomicInteger();
         try {
             Awaitility.await("the system to go quiet").atMost(timeout).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(700)).until(() -> {
                         String pending = reader.pending();
-                        last.set(pending);
+                        if (!pending.equals(last.getAndSet(pending))) {
+                            log.debug("Not quiet after {} ms: {}", (System.nanoTime() - started) / 1_000_000,
+                                    pending.isEmpty() ? "nothing pending" : pending);
+                        }
                         return pending.isEmpty() ? quietLooks.incrementAndGet() >= QUIET_LOOKS_IN_A_ROW
                                 : quietLooks.getAndSet(0) < 0;
                     });

@@ -71,6 +71,9 @@ final class RabbitNode implements BrokerNode {
                 // Queue depths and unacked counts reach the management API within a second, not five.
                 "collect_statistics_interval = 1000",
                 "") );
+        // Quorum queues report their depth on every tick, every 5 s by default: too stale to tell when
+        // the system has gone quiet.
+        Files.writeString(dir.resolve("advanced.config"), "[{rabbit, [{quorum_tick_interval, 500}]}].\n");
         Files.writeString(dir.resolve("enabled_plugins"), "[rabbitmq_management].\n");
         // An empty env file, so that /etc/rabbitmq/rabbitmq-env.conf (the machine's node name) is not read.
         Files.writeString(dir.resolve("rabbitmq-env.conf"), "");
@@ -93,6 +96,7 @@ final class RabbitNode implements BrokerNode {
         env.put("RABBITMQ_PID_FILE", dir.resolve("rabbitmq.pid").toString());
         env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
         env.put("RABBITMQ_CONFIG_FILE", dir.resolve("rabbitmq.conf").toString());
+        env.put("RABBITMQ_ADVANCED_CONFIG_FILE", dir.resolve("advanced.config").toString());
         env.put("ERL_EPMD_ADDRESS", "127.0.0.1");
         try {
             Files.deleteIfExists(dir.resolve("rabbitmq.pid"));
