@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Remembers every process the driver starts (pid and a marker from its command line) in a file, so
  * that a run whose JVM was killed before its shutdown hooks ran (kill -9, a CI timeout) has its
- * processes reaped by the next run. The marker tells our own leftover from a process that merely
- * reuses the pid.
+ * processes reaped by the next run. The marker (found in the process's command line or environment)
+ * tells our own leftover from a process that merely reuses the pid.
  */
 final class Leftovers {
 
@@ -42,7 +42,7 @@ final class Leftovers {
                 }
                 long pid = Long.parseLong(line.substring(0, tab));
                 String marker = line.substring(tab + 1);
-                if (Signals.commandLine(pid).filter(command -> command.contains(marker)).isPresent()) {
+                if (Signals.identity(pid).filter(identity -> identity.contains(marker)).isPresent()) {
                     log.warn("Killing process {} left behind by an earlier e2e run ({})", pid, marker);
                     Signals.killAndWait(pid, Duration.ofSeconds(30));
                 }

@@ -56,11 +56,17 @@ final class Signals {
         }
     }
 
-    /** The command line of a live process, to tell our own leftovers from an unrelated process with a reused pid. */
-    static Optional<String> commandLine(long pid) {
+    /**
+     * The command line and environment of a live process, to tell our own leftovers from an unrelated
+     * process with a reused pid (a RabbitMQ node carries its node name only in its environment).
+     */
+    static Optional<String> identity(long pid) {
         try {
-            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
-            return Optional.of(new String(raw).replace('\0', ' '));
+            Path proc = Path.of("/proc", Long.toString(pid));
+            byte[] command = Files.readAllBytes(proc.resolve("cmdline"));
+            byte[] environment = Files.isReadable(proc.resolve("environ")) ? Files.readAllBytes(proc.resolve("environ"))
+                    : new byte[0];
+            return Optional.of((new String(command) + " " + new String(environment)).replace('\0', ' '));
         } catch (IOException e) {
             return Optional.empty();
         }
