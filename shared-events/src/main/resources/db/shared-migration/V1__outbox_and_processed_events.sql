@@ -20,7 +20,10 @@ create table outbox_events (
     seq             bigint generated always as identity
 );
 
-create index outbox_events_due on outbox_events (next_attempt_at, seq) where sent_at is null and parked_at is null;
+-- The relay claims unsent rows in seq order and stops at its batch size: walking this index finds a
+-- batch without sorting the whole backlog (next_attempt_at is checked on the rows it walks).
+create index outbox_events_unsent_seq on outbox_events (seq) where sent_at is null and parked_at is null;
+-- "Is an earlier event of this aggregate still unsent?", asked for every claimed row.
 create index outbox_events_aggregate_unsent on outbox_events (aggregate_type, aggregate_id, seq) where sent_at is null;
 create index outbox_events_sent_at on outbox_events (sent_at) where sent_at is not null;
 

@@ -1,4 +1,4 @@
 /**
- * coupon-service: the feature root (aggregate, state machine, application service).
+ * coupon-service: coupons, and their redemption by at most one order at a time.
  */
 package com.example.coupon;

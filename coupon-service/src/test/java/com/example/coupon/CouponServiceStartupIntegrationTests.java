@@ -13,6 +13,6 @@ class CouponServiceStartupIntegrationTests extends ServiceStartupContract {
 
     @Override
     protected List<String> ownTables() {
-        return List.of();
+        return List.of("coupons", "redemptions");
     }
 }

@@ -1,4 +1,4 @@
 /**
- * inventory-service: the feature root (aggregate, state machine, application service).
+ * inventory-service: stock per sku and all-or-nothing reservations per order.
  */
 package com.example.inventory;

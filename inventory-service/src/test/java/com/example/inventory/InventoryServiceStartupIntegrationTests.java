@@ -13,6 +13,6 @@ class InventoryServiceStartupIntegrationTests extends ServiceStartupContract {
 
     @Override
     protected List<String> ownTables() {
-        return List.of();
+        return List.of("stock", "reservations");
     }
 }

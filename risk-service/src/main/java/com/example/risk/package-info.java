@@ -1,4 +1,4 @@
 /**
- * risk-service: the feature root (aggregate, state machine, application service).
+ * risk-service: one deterministic risk assessment per order, by rules from configuration.
  */
 package com.example.risk;

@@ -13,6 +13,6 @@ class RiskServiceStartupIntegrationTests extends ServiceStartupContract {
 
     @Override
     protected List<String> ownTables() {
-        return List.of();
+        return List.of("assessments");
     }
 }

@@ -52,7 +52,7 @@ final class FailureClassifier {
         if (has(failure, List.of(PoisonMessageException.class, EventFormatException.class))) {
             return Kind.POISON;
         }
-        if (has(failure, TRANSIENT_TYPES)) {
+        if (has(failure, TRANSIENT_TYPES) || causes(failure).anyMatch(FailureClassifier::fromConnectionPool)) {
             return Kind.TRANSIENT;
         }
         return databaseAnswers.getAsBoolean() ? Kind.POISON : Kind.TRANSIENT;
@@ -60,6 +60,11 @@ final class FailureClassifier {
 
     private static boolean has(Throwable failure, List<Class<? extends Throwable>> types) {
         return causes(failure).anyMatch(cause -> types.stream().anyMatch(type -> type.isInstance(cause)));
+    }
+
+    /** r2dbc-pool's own exceptions (acquire timeout, pool shut down) are about connections, never about data. */
+    private static boolean fromConnectionPool(Throwable cause) {
+        return cause.getClass().getName().startsWith("io.r2dbc.pool.");
     }
 
     private static Stream<Throwable> causes(Throwable failure) {

@@ -84,6 +84,11 @@ public final class JavaProcess implements AutoCloseable {
         }
     }
 
+    /** SIGTERM: the application shuts down gracefully (see {@link #awaitExit}). */
+    public void stop() {
+        process.destroy();
+    }
+
     /** SIGKILL: no shutdown hooks, no cleanup. */
     public void kill() {
         process.destroyForcibly();

@@ -1,0 +1,111 @@
+package com.example.inventory;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.stereotype.Service;
+
+import com.example.events.InventoryEvent;
+import com.example.events.InventoryRejected;
+import com.example.events.InventoryReleased;
+import com.example.events.InventoryReserved;
+import com.example.events.OrderCancelled;
+import com.example.events.OrderCreated;
+import com.example.inventory.persistence.ReservationRepository;
+import com.example.inventory.persistence.StockRepository;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * Reserves and releases stock for orders. The event methods run inside the inbox transaction, so
+ * their effect and their answer commit together, once per event.
+ *
+ * <p>No deadlocks: stock rows are only ever locked in ascending sku id order. The only other lock is
+ * an order's reservation row. A create waits on it only while a cancel of the same order inserts its
+ * tombstone, and that cancel takes no stock lock; a cancel locks stock only to release a reservation
+ * that was committed earlier. So no two transactions can wait for each other in a cycle.
+ */
+@Service
+public class Inventory {
+
+    private final StockRepository stock;
+    private final ReservationRepository reservations;
+
+    Inventory(StockRepository stock, ReservationRepository reservations) {
+        this.stock = stock;
+        this.reservations = reservations;
+    }
+
+    /**
+     * Reserves every unit of the order, or nothing. An order this service has already seen (including
+     * one cancelled before it arrived) reserves nothing more; the answer then describes that reservation,
+     * so a late create after a cancel gets {@link InventoryRejected}: nothing is held, nothing needs undoing.
+     */
+    public Mono<InventoryEvent> reserve(OrderCreated order) {
+        return reservations.find(order.orderId())
+                .switchIfEmpty(Mono.defer(() -> reserveNew(order)))
+                .map(reservation -> answer(order, reservation));
+    }
+
+    private Mono<Reservation> reserveNew(OrderCreated order) {
+        Units units = Units.of(order.skuIds());
+        return stock.lockInSkuOrder(units.skuIds())
+                .collectMap(Stock::skuId)
+                .map(locked -> units.shortage(locked)
+                        .map(reason -> new Reservation(order.orderId(), ReservationStatus.REJECTED, order.skuIds(), reason))
+                        .orElseGet(() -> new Reservation(order.orderId(), ReservationStatus.RESERVED, order.skuIds(), null)))
+                .flatMap(decided -> reservations.insertIfAbsent(decided).flatMap(inserted -> {
+                    if (!inserted) {
+                        // A cancel of this order committed its tombstone while we were deciding.
+                        return reservations.find(order.orderId());
+                    }
+                    return decided.status() == ReservationStatus.RESERVED ? stock.reserve(units).thenReturn(decided)
+                            : Mono.just(decided);
+                }));
+    }
+
+    /**
+     * Gives back what the order holds, once: only a RESERVED reservation moves (to RELEASED). A cancel
+     * that arrives first leaves a tombstone. Every cancel is answered with {@link InventoryReleased}:
+     * whatever happened before, nothing is held for the order any more.
+     */
+    public Mono<InventoryReleased> release(OrderCancelled cancel) {
+        Reservation tombstone = new Reservation(cancel.orderId(), ReservationStatus.RELEASED, List.of(),
+                "cancelled before the order arrived: " + cancel.reason());
+        return reservations.insertIfAbsent(tombstone)
+                .flatMap(inserted -> inserted ? Mono.<Void>empty() : releaseHeld(cancel.orderId()))
+                .then(Mono.fromSupplier(() -> new InventoryReleased(UUID.randomUUID(), cancel.orderId(), Instant.now())));
+    }
+
+    private Mono<Void> releaseHeld(long orderId) {
+        return reservations.findForUpdate(orderId)
+                .filter(reservation -> reservation.status() == ReservationStatus.RESERVED)
+                .flatMap(reservation -> stock.release(Units.of(reservation.skuIds()))
+                        .then(reservations.markReleased(orderId)));
+    }
+
+    /** Sets the units free to reserve; what is reserved stays as it is. */
+    public Mono<Stock> setAvailable(long skuId, int available) {
+        return stock.setAvailable(skuId, available);
+    }
+
+    public Mono<Stock> stock(long skuId) {
+        return stock.find(skuId);
+    }
+
+    public Mono<Reservation> reservation(long orderId) {
+        return reservations.find(orderId);
+    }
+
+    private static InventoryEvent answer(OrderCreated order, Reservation reservation) {
+        UUID eventId = UUID.randomUUID();
+        Instant now = Instant.now();
+        return switch (reservation.status()) {
+            case RESERVED -> new InventoryReserved(eventId, order.orderId(), reservation.skuIds(), now);
+            case REJECTED -> new InventoryRejected(eventId, order.orderId(), reservation.reason(), now);
+            case RELEASED -> new InventoryRejected(eventId, order.orderId(),
+                    "order " + order.orderId() + " was cancelled: nothing is reserved for it", now);
+        };
+    }
+}

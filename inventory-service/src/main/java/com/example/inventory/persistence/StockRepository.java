@@ -1,0 +1,83 @@
+package com.example.inventory.persistence;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+
+import com.example.inventory.Stock;
+import com.example.inventory.Units;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** SQL for stock rows. Rows are locked and updated in ascending sku id order only. */
+@Repository
+public class StockRepository {
+
+    private final DatabaseClient db;
+
+    StockRepository(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /**
+     * Locks the existing rows of these skus until the transaction ends, in ascending sku id order
+     * (PostgreSQL locks the rows as the sorted result produces them). Unknown skus have no row.
+     */
+    public Flux<Stock> lockInSkuOrder(List<Long> skuIds) {
+        return db.sql("select sku_id, available, reserved from stock where sku_id = any(:skuIds::bigint[]) "
+                        + "order by sku_id for update")
+                .bind("skuIds", skuIds.toArray(Long[]::new))
+                .map(StockRepository::stock)
+                .all();
+    }
+
+    /** Moves the units from available to reserved; the caller holds the row locks and checked the counts. */
+    public Mono<Void> reserve(Units units) {
+        return move(units, """
+                update stock set available = available - :units, reserved = reserved + :units, updated_at = now()
+                where sku_id = :skuId""");
+    }
+
+    /** Moves the units from reserved back to available. */
+    public Mono<Void> release(Units units) {
+        return move(units, """
+                update stock set available = available + :units, reserved = reserved - :units, updated_at = now()
+                where sku_id = :skuId""");
+    }
+
+    private Mono<Void> move(Units units, String sql) {
+        return Flux.fromIterable(units.perSku().entrySet())
+                .concatMap((Map.Entry<Long, Integer> line) -> db.sql(sql)
+                        .bind("skuId", line.getKey())
+                        .bind("units", line.getValue())
+                        .fetch().rowsUpdated())
+                .then();
+    }
+
+    public Mono<Stock> setAvailable(long skuId, int available) {
+        return db.sql("""
+                insert into stock (sku_id, available) values (:skuId, :available)
+                on conflict (sku_id) do update set available = excluded.available, updated_at = now()
+                returning sku_id, available, reserved""")
+                .bind("skuId", skuId)
+                .bind("available", available)
+                .map(StockRepository::stock)
+                .one();
+    }
+
+    public Mono<Stock> find(long skuId) {
+        return db.sql("select sku_id, available, reserved from stock where sku_id = :skuId")
+                .bind("skuId", skuId)
+                .map(StockRepository::stock)
+                .one();
+    }
+
+    private static Stock stock(Readable row) {
+        return new Stock(row.get("sku_id", Long.class), row.get("available", Integer.class),
+                row.get("reserved", Integer.class));
+    }
+}

@@ -1,0 +1,6 @@
+package com.example.risk;
+
+/** The outcome of an assessment. */
+public enum RiskDecision {
+    APPROVED, REJECTED
+}

@@ -1,0 +1,174 @@
+package com.example.events.relay;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Runs the relay for as long as the application runs: one {@link RelayCycle} at a time, started by
+ * a notification, by the poll interval, or by the previous cycle having found work (it keeps going
+ * until a cycle claims nothing). Wake-ups that arrive during a cycle collapse into one. Beside it,
+ * on the same small scheduler, the backlog figures are refreshed and the janitor runs.
+ *
+ * <p>Every failure of a cycle (database or broker down) is logged and waited out until the next
+ * wake-up; nothing here needs a restart to recover. Stopping lets the cycle in flight finish, so a
+ * published batch is normally marked sent before the connections close.
+ */
+final class OutboxRelay implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    /** One thread publishes and waits for confirms (both block); one spare for the timers of the other tasks. */
+    private static final int THREADS = 2;
+
+    private final RelayCycle cycle;
+    private final NotificationListener listener;
+    private final OutboxMonitor monitor;
+    private final OutboxJanitor janitor;
+    private final RelayProperties properties;
+    private final Object lifecycle = new Object();
+    private Running running;
+    private int failuresInARow;
+
+    OutboxRelay(RelayCycle cycle, NotificationListener listener, OutboxMonitor monitor, OutboxJanitor janitor,
+            RelayProperties properties) {
+        this.cycle = cycle;
+        this.listener = listener;
+        this.monitor = monitor;
+        this.janitor = janitor;
+        this.properties = properties;
+    }
+
+    @Override
+    public void start() {
+        synchronized (lifecycle) {
+            if (running != null) {
+                return;
+            }
+            Scheduler scheduler = Schedulers.newBoundedElastic(THREADS, 1024, "outbox-relay");
+            Sinks.Many<Boolean> nudges = Sinks.many().multicast().directBestEffort();
+            Sinks.Empty<Void> stopping = Sinks.empty();
+            CountDownLatch drained = new CountDownLatch(1);
+
+            Flux<Object> wakeUps = Flux.<Object>merge(
+                            Flux.interval(Duration.ZERO, properties.pollInterval(), scheduler).onBackpressureDrop(),
+                            listener.wakeUps(),
+                            nudges.asFlux())
+                    .takeUntilOther(stopping.asMono())
+                    .onBackpressureLatest();
+            Disposable drain = wakeUps
+                    .concatMap(wakeUp -> cycle.runOnce(scheduler)
+                            .doOnNext(moreDue -> succeeded(moreDue, nudges))
+                            .onErrorResume(this::failed), 1)
+                    .doFinally(signal -> drained.countDown())
+                    .subscribe();
+            Disposable background = Disposables.composite(
+                    Flux.interval(Duration.ZERO, properties.statsInterval(), scheduler)
+                            .onBackpressureDrop()
+                            .concatMap(tick -> monitor.refresh().onErrorResume(e -> {
+                                log.debug("Outbox statistics not refreshed: {}", e.toString());
+                                return Mono.empty();
+                            }), 1)
+                            .subscribe(),
+                    Flux.interval(properties.janitor().interval(), properties.janitor().interval(), scheduler)
+                            .onBackpressureDrop()
+                            .concatMap(tick -> janitor.deleteExpired().onErrorResume(e -> {
+                                log.warn("Outbox janitor failed, will try again in {}: {}",
+                                        properties.janitor().interval(), e.toString());
+                                return Mono.empty();
+                            }), 1)
+                            .subscribe());
+            running = new Running(scheduler, nudges, stopping, drain, background, drained);
+            log.info("Outbox relay started: batches of {}, polling every {}, {}", properties.batchSize(),
+                    properties.pollInterval(), listener.isOn() ? "listening for notifications" : "notifications off");
+        }
+    }
+
+    /** Asks for a cycle now, e.g. after an operator requeued parked rows. */
+    void wake() {
+        Running current = running;
+        if (current != null) {
+            current.nudges().emitNext(Boolean.TRUE, Sinks.EmitFailureHandler.busyLooping(Duration.ofMillis(100)));
+        }
+    }
+
+    @Override
+    public void stop() {
+        Running current;
+        synchronized (lifecycle) {
+            current = running;
+            running = null;
+        }
+        if (current == null) {
+            return;
+        }
+        current.stopping().tryEmitEmpty();
+        current.background().dispose();
+        try {
+            // The cycle in flight ends within the confirm timeout unless the database hangs.
+            Duration patience = properties.confirmTimeout().plusSeconds(10);
+            if (!current.drained().await(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("Outbox relay cycle still running after {}; abandoning it (its rows roll back and are "
+                        + "published again later)", patience);
+                current.drain().dispose();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            current.drain().dispose();
+        } finally {
+            current.scheduler().dispose();
+            log.info("Outbox relay stopped");
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running != null;
+    }
+
+    private void succeeded(boolean moreDue, Sinks.Many<Boolean> nudges) {
+        if (failuresInARow > 0) {
+            log.info("Outbox relay recovered after {} failed cycles", failuresInARow);
+            failuresInARow = 0;
+        }
+        if (moreDue) {
+            // Keep going without waiting: the next event of each aggregate just sent, or the rest of a backlog.
+            nudges.emitNext(Boolean.TRUE, Sinks.EmitFailureHandler.busyLooping(Duration.ofMillis(100)));
+        }
+    }
+
+    private Mono<Boolean> failed(Throwable e) {
+        failuresInARow++;
+        // One warning per outage, not one per poll.
+        if (failuresInARow == 1) {
+            log.warn("Outbox relay cycle failed, retrying on the next wake-up (at most {}): {}",
+                    properties.pollInterval(), describe(e));
+        } else {
+            log.debug("Outbox relay cycle failed ({} in a row): {}", failuresInARow, describe(e));
+        }
+        return Mono.empty();
+    }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? e.toString() : e + " (caused by " + root + ")";
+    }
+
+    private record Running(Scheduler scheduler, Sinks.Many<Boolean> nudges, Sinks.Empty<Void> stopping,
+            Disposable drain, Disposable background, CountDownLatch drained) {
+    }
+}

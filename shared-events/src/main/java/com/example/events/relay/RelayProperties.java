@@ -1,0 +1,117 @@
+package com.example.events.relay;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings of the outbox relay ({@code outbox.relay.*}). The defaults suit a service on a local
+ * network: a broker outage of a few minutes is ridden out by backing off, not by parking.
+ *
+ * @param enabled         whether this process publishes its outbox (readiness then also watches the backlog)
+ * @param batchSize       rows claimed, published and confirmed together
+ * @param pollInterval    fallback wake-up when a notification is missed
+ * @param confirmTimeout  how long a batch waits for its publisher confirms before counting the rest as failed
+ * @param maxAttempts     failed deliveries (nack, return, timeout) after which a row is parked
+ * @param exchanges       exchanges declared up front (durable topic); exchanges named by rows are declared too
+ * @param statsInterval   how often the backlog figures behind the gauges and the health indicator are refreshed
+ */
+@ConfigurationProperties("outbox.relay")
+public record RelayProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("200") int batchSize,
+        @DefaultValue("1s") Duration pollInterval,
+        @DefaultValue("10s") Duration confirmTimeout,
+        @DefaultValue("12") int maxAttempts,
+        @DefaultValue Backoff backoff,
+        @DefaultValue List<String> exchanges,
+        @DefaultValue("5s") Duration statsInterval,
+        @DefaultValue Listener listener,
+        @DefaultValue Health health,
+        @DefaultValue Janitor janitor) {
+
+    public RelayProperties {
+        require(batchSize >= 1, "batch-size must be at least 1");
+        require(maxAttempts >= 1, "max-attempts must be at least 1");
+        requirePositive(pollInterval, "poll-interval");
+        requirePositive(confirmTimeout, "confirm-timeout");
+        requirePositive(statsInterval, "stats-interval");
+        exchanges = List.copyOf(exchanges);
+    }
+
+    /**
+     * Delay before the next attempt after the n-th failure: {@code initial * multiplier^(n-1)}, capped
+     * at {@code max}, then shortened by a random fraction of up to {@code jitter} so that rows that
+     * failed together do not come back together.
+     */
+    public record Backoff(
+            @DefaultValue("500ms") Duration initial,
+            @DefaultValue("2.0") double multiplier,
+            @DefaultValue("30s") Duration max,
+            @DefaultValue("0.5") double jitter) {
+
+        public Backoff {
+            requirePositive(initial, "backoff.initial");
+            requirePositive(max, "backoff.max");
+            require(multiplier >= 1.0, "backoff.multiplier must be at least 1");
+            require(jitter >= 0.0 && jitter <= 1.0, "backoff.jitter must be between 0 and 1");
+            require(max.compareTo(initial) >= 0, "backoff.max must not be shorter than backoff.initial");
+        }
+    }
+
+    /**
+     * The LISTEN connection that wakes the relay when events commit.
+     *
+     * @param enabled          false where LISTEN does not work (a transaction-pooling proxy in front of
+     *                         PostgreSQL): the relay then relies on polling alone
+     * @param reconnectInitial first delay before reconnecting after the connection dropped (database
+     *                         restart, network); it doubles up to {@code reconnectMax}
+     */
+    public record Listener(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("500ms") Duration reconnectInitial,
+            @DefaultValue("30s") Duration reconnectMax) {
+
+        public Listener {
+            requirePositive(reconnectInitial, "listener.reconnect-initial");
+            requirePositive(reconnectMax, "listener.reconnect-max");
+        }
+    }
+
+    /** @param maxUnsentAge readiness reports OUT_OF_SERVICE while a row that is not parked waits longer than this */
+    public record Health(@DefaultValue("1m") Duration maxUnsentAge) {
+
+        public Health {
+            requirePositive(maxUnsentAge, "health.max-unsent-age");
+        }
+    }
+
+    /**
+     * @param retention sent rows older than this are deleted; unsent and parked rows never are
+     * @param interval  time between clean-ups (the first runs one interval after start)
+     * @param batchSize rows deleted per statement, so that no clean-up holds many locks at once
+     */
+    public record Janitor(
+            @DefaultValue("7d") Duration retention,
+            @DefaultValue("1m") Duration interval,
+            @DefaultValue("500") int batchSize) {
+
+        public Janitor {
+            requirePositive(retention, "janitor.retention");
+            requirePositive(interval, "janitor.interval");
+            require(batchSize >= 1, "janitor.batch-size must be at least 1");
+        }
+    }
+
+    private static void requirePositive(Duration value, String name) {
+        require(value != null && !value.isNegative() && !value.isZero(), name + " must be a positive duration");
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException("outbox.relay." + message);
+        }
+    }
+}
