@@ -10,8 +10,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -179,11 +182,12 @@ public final class Nemesis {
         }
         Instant at = Instant.now();
         node.pause();
-        boolean paused = node.isPaused();
+        // Every thread of the process has to take the signal before the process shows as stopped.
+        boolean paused = within(Duration.ofSeconds(10), node::isPaused);
         Hold.forAtLeast(pause);
         boolean stillPaused = node.isPaused();
         node.resume();
-        boolean resumed = node.isRunning() && !node.isPaused();
+        boolean resumed = within(Duration.ofSeconds(10), () -> node.isRunning() && !node.isPaused());
         return record(new Fault(FaultKind.ZOMBIE, node.name(), "paused " + pause.toSeconds() + " s, " + takeover.name()
                 + " took over", at, Duration.between(at, Instant.now()), paused && stillPaused && resumed,
                 "process state " + (paused && stillPaused ? "stopped (T) throughout" : "NOT stopped") + ", "
@@ -195,6 +199,17 @@ public final class Nemesis {
         faults.add(fault);
         log.info("Nemesis: {}", fault);
         return fault;
+    }
+
+    /** Whether the condition comes true within the timeout. */
+    private static boolean within(Duration timeout, BooleanSupplier condition) {
+        try {
+            Awaitility.await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .until(condition::getAsBoolean);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
     }
 
     private boolean isReady(ServiceNode node) {
