@@ -20,8 +20,8 @@ import com.example.events.faults.CrashPoints;
  * The soak's nemesis: one fault after another, from a seed. It first deals a deck that holds every
  * kind of fault at least once, including the crash points whose duplicates every consumer must see
  * (a relay crash after the broker's confirm in order-service and in a downstream service, a consumer
- * crash after commit), in shuffled order; then it keeps striking at random with faults that prove
- * themselves without traffic, until told to stop.
+ * crash after commit), in shuffled order; then, while the workload lasts, it keeps striking at random
+ * with faults that prove themselves without traffic.
  */
 public final class RandomNemesis {
 
@@ -39,17 +39,30 @@ public final class RandomNemesis {
         this.random = new Random(seed);
     }
 
-    /** Strikes until {@code keepGoing} turns false, with a short random pause between faults. */
-    public void run(BooleanSupplier keepGoing) {
+    /**
+     * Deals the whole deck, then strikes at random until {@code keepGoing} turns false, with a short
+     * random pause between faults. The deck's crash points need traffic to be reached, so the caller
+     * keeps its clients busy until {@code deckDealt} runs.
+     */
+    public void run(BooleanSupplier keepGoing, Runnable deckDealt) {
         List<Consumer<Nemesis>> deck = deck();
+        while (!deck.isEmpty()) {
+            deck.remove(0).accept(nemesis);
+            pause();
+        }
+        log.info("Nemesis dealt its deck: {} faults", nemesis.faults().size());
+        deckDealt.run();
         while (keepGoing.getAsBoolean()) {
-            Consumer<Nemesis> strike = deck.isEmpty() ? randomStrike() : deck.remove(0);
-            strike.accept(nemesis);
+            randomStrike().accept(nemesis);
             if (keepGoing.getAsBoolean()) {
-                Hold.forAtLeast(Duration.ofMillis(1000 + random.nextInt(3000)));
+                pause();
             }
         }
         log.info("Nemesis stops: {} faults injected", nemesis.faults().size());
+    }
+
+    private void pause() {
+        Hold.forAtLeast(Duration.ofMillis(1000 + random.nextInt(2000)));
     }
 
     private List<Consumer<Nemesis>> deck() {

@@ -62,7 +62,7 @@ final class Scenario {
     private static final Logger log = LoggerFactory.getLogger(Scenario.class);
     private static final Duration QUIET_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
-    private static final int ROUND = 250;
+    private static final int ROUND = 100;
 
     private final String name;
     private final String description;
@@ -146,7 +146,11 @@ final class Scenario {
         ProgressLine progressLine = progress ? ProgressLine.start(name, workload, faultLog, planned.size()) : null;
         CompletableFuture<History> flow = CompletableFuture.supplyAsync(() -> {
             try {
-                return minutes > 0 ? rounds(workload, generator, seeder, catalog) : workload.run(planned);
+                History placed = minutes > 0 ? rounds(workload, generator, seeder, catalog) : workload.run(planned);
+                while (run.isHeldOpen()) {
+                    placed = placed.plus(round(workload, generator, seeder, catalog, ROUND));
+                }
+                return placed;
             } finally {
                 run.markWorkloadDone();
             }
@@ -182,11 +186,16 @@ final class Scenario {
         History history = History.empty();
         while (System.nanoTime() < deadline && (intents <= 0 || history.intents().size() < intents)) {
             int size = intents <= 0 ? ROUND : Math.min(ROUND, intents - history.intents().size());
-            List<Intent> round = generator.next(size);
-            seeder.coupons(catalog.couponsFor(round));
-            history = history.plus(workload.run(round));
+            history = history.plus(round(workload, generator, seeder, catalog, size));
         }
         return history;
+    }
+
+    /** More intents of the scenario's mix, with the coupons they need. */
+    private static History round(Workload workload, IntentGenerator generator, Seeder seeder, Catalog catalog, int size) {
+        List<Intent> round = generator.next(size);
+        seeder.coupons(catalog.couponsFor(round));
+        return workload.run(round);
     }
 
     /** The first order of the scenario, before any fault: it must be confirmed, and it takes the used coupon. */

@@ -24,6 +24,7 @@ final class ScenarioRun {
     private final int total;
     private final List<ServiceNode> extras = new CopyOnWriteArrayList<>();
     private volatile boolean workloadDone;
+    private volatile boolean heldOpen;
 
     ScenarioRun(Topology topology, Nemesis nemesis, IntSupplier finished, int total) {
         this.topology = topology;
@@ -65,6 +66,22 @@ final class ScenarioRun {
 
     boolean workloadDone() {
         return workloadDone;
+    }
+
+    /**
+     * Keeps the workload going past its planned intents (more of the same mix) until {@link #releaseWorkload()}:
+     * for faults that need traffic to prove themselves and must all have happened before the clients stop.
+     */
+    void holdWorkloadOpen() {
+        heldOpen = true;
+    }
+
+    void releaseWorkload() {
+        heldOpen = false;
+    }
+
+    boolean isHeldOpen() {
+        return heldOpen;
     }
 
     void markWorkloadDone() {

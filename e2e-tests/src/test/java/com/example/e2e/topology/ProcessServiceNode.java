@@ -16,7 +16,7 @@ final class ProcessServiceNode implements ServiceNode {
 
     private final String name;
     private final Service service;
-    private final Path jar;
+    private final ClassDataSharing.Launch launch;
     private final int port = TestInfrastructure.freePort();
     private final FileLog log;
     private final Supplier<Map<String, Object>> settings;
@@ -25,11 +25,11 @@ final class ProcessServiceNode implements ServiceNode {
     private volatile String crashAt = "";
     private int runs;
 
-    ProcessServiceNode(String name, Service service, Path jar, Path logDir, Supplier<Map<String, Object>> settings,
-            Leftovers leftovers) {
+    ProcessServiceNode(String name, Service service, ClassDataSharing.Launch launch, Path logDir,
+            Supplier<Map<String, Object>> settings, Leftovers leftovers) {
         this.name = name;
         this.service = service;
-        this.jar = jar;
+        this.launch = launch;
         this.log = new FileLog(logDir.resolve(name + ".log"));
         this.settings = settings;
         this.leftovers = leftovers;
@@ -62,7 +62,7 @@ final class ProcessServiceNode implements ServiceNode {
         runs++;
         log.note("run " + runs + " of " + name + " at " + Instant.now()
                 + (crashAt.isEmpty() ? "" : " with faults.crash-at=" + crashAt));
-        process = JavaProcess.startJar(jar, properties, log.file());
+        process = JavaProcess.startJar(launch.jar(), launch.jvmOptions(), properties, log.file());
         leftovers.remember(process.pid(), "--server.port=" + port);
     }
 

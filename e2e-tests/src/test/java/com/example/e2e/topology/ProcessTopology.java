@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,8 @@ public final class ProcessTopology implements Topology {
     private final Leftovers leftovers;
     private final List<ServiceNode> nodes = new CopyOnWriteArrayList<>();
     private final Map<Service, Integer> instanceCounts = Collections.synchronizedMap(new EnumMap<>(Service.class));
+    private final Map<Service, ClassDataSharing.Launch> launches = Collections.synchronizedMap(new EnumMap<>(Service.class));
+    private final ClassDataSharing classDataSharing;
     private final Thread shutdownHook = new Thread(this::close, "e2e-topology-stop");
     private volatile PostgresNode database;
     private volatile RabbitNode broker;
@@ -48,6 +51,8 @@ public final class ProcessTopology implements Topology {
         this.paths = paths;
         this.serviceSettings = serviceSettings;
         this.leftovers = new Leftovers(paths.output().resolve("e2e-run").resolve("pids.tsv"));
+        this.classDataSharing = new ClassDataSharing(paths.output().resolve("e2e-run").resolve("cds"),
+                !"false".equals(System.getProperty("e2e.cds")));
     }
 
     @Override
@@ -67,6 +72,9 @@ public final class ProcessTopology implements Topology {
         broker = RabbitNode.start(paths.logs().resolve("rabbitmq"), leftovers);
         log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
                 broker.amqpPort(), broker.managementUri());
+        CompletableFuture.allOf(Stream.of(Service.values()).map(service -> CompletableFuture.runAsync(() -> launches.put(
+                service, classDataSharing.prepare(service, paths.jar(service), settingsOf(service), paths.logs()))))
+                .toArray(CompletableFuture[]::new)).join();
         List<ServiceNode> first = new ArrayList<>();
         for (Service service : Service.values()) {
             ServiceNode node = addInstance(service);
@@ -99,8 +107,10 @@ public final class ProcessTopology implements Topology {
     @Override
     public ServiceNode addInstance(Service service) {
         int number = instanceCounts.merge(service, 1, Integer::sum);
-        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service, paths.jar(service),
-                paths.logs(), () -> settingsOf(service), leftovers);
+        ClassDataSharing.Launch launch = launches.computeIfAbsent(service,
+                unprepared -> new ClassDataSharing.Launch(paths.jar(unprepared), List.of()));
+        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service, launch, paths.logs(),
+                () -> settingsOf(service), leftovers);
         nodes.add(node);
         return node;
     }
