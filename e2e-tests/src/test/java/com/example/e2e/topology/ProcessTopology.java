@@ -3,9 +3,11 @@ package com.example.e2e.topology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,6 +61,13 @@ public final class ProcessTopology implements Topology {
     public void start() {
         leftovers.reap();
         try {
+            // Node names repeat from run to run; a log must hold this run's story only.
+            if (Files.exists(paths.logs())) {
+                try (Stream<Path> old = Files.walk(paths.logs())) {
+                    old.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(paths.logs()))
+                            .forEach(path -> path.toFile().delete());
+                }
+            }
             Files.createDirectories(paths.logs());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
