@@ -36,7 +36,14 @@ public final class JavaProcess implements AutoCloseable {
 
     /** Starts an executable jar, e.g. {@code target/inventory-service.jar}. */
     public static JavaProcess startJar(Path jar, Map<String, ?> properties, Path log) {
-        return start(jar.getFileName().toString(), List.of("-jar", jar.toString()), properties, log);
+        return startJar(jar, List.of(), properties, log);
+    }
+
+    /** Starts an executable jar with JVM options of its own (e.g. a class-data sharing archive) after the defaults. */
+    public static JavaProcess startJar(Path jar, List<String> jvmOptions, Map<String, ?> properties, Path log) {
+        List<String> target = new ArrayList<>(jvmOptions);
+        target.addAll(List.of("-jar", jar.toString()));
+        return start(jar.getFileName().toString(), target, properties, log);
     }
 
     /** Starts a main class with the current test class path (for modules that have no executable jar). */

@@ -59,6 +59,11 @@ public final class ThrowawayPostgres implements AutoCloseable {
         return port;
     }
 
+    /** The temp dir holding {@code data/} and the server's log ({@code server.log}); deleted by {@link #close()}. */
+    public Path directory() {
+        return dir;
+    }
+
     /** Starts the server again on the same port and data directory after {@link #stopNow()}. */
     public void startServer() {
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Needs root (to hand the directory to the {@code rabbitmq} user) and the Debian package's
  * {@code rabbitmq-server}; {@link #isAvailable()} tells a test whether to run.
+ *
+ * <p>{@link Options} add what a harness that watches the node needs: the management API (queue
+ * depths and unacknowledged counts, refreshed every second, quorum queues included) and a log
+ * directory that outlives the node.
  */
 public final class ThrowawayRabbit implements AutoCloseable {
 
@@ -46,12 +51,38 @@ public final class ThrowawayRabbit implements AutoCloseable {
     private final String nodeName;
     private final int port;
     private final int distributionPort;
+    private final int managementPort;
+    private final Path logDirectory;
 
-    private ThrowawayRabbit(Path dir, String nodeName, int port, int distributionPort) {
+    private ThrowawayRabbit(Path dir, String nodeName, int port, int distributionPort, int managementPort,
+            Path logDirectory) {
         this.dir = dir;
         this.nodeName = nodeName;
         this.port = port;
         this.distributionPort = distributionPort;
+        this.managementPort = managementPort;
+        this.logDirectory = logDirectory;
+    }
+
+    /**
+     * What a node has besides AMQP.
+     *
+     * @param management   the management plugin on a free port of its own (see {@link #managementUri()})
+     * @param logDirectory where the node writes its logs (kept after {@link #close()}); null for its temp dir
+     */
+    public record Options(boolean management, Path logDirectory) {
+
+        public static Options defaults() {
+            return new Options(false, null);
+        }
+
+        public Options withManagement() {
+            return new Options(true, logDirectory);
+        }
+
+        public Options withLogDirectory(Path directory) {
+            return new Options(management, directory);
+        }
     }
 
     /** Whether this machine can run a throw-away node (a RabbitMQ installation, and root to set it up). */
@@ -63,20 +94,36 @@ public final class ThrowawayRabbit implements AutoCloseable {
      * Creates a node named {@code <prefix>-<random>@localhost} on free ports and starts it.
      */
     public static ThrowawayRabbit create(String prefix) {
+        return create(prefix, Options.defaults());
+    }
+
+    /** Creates a node with the given options on free ports and starts it. */
+    public static ThrowawayRabbit create(String prefix, Options options) {
         try {
             Path dir = Files.createTempDirectory("throwaway-rabbit-");
+            Path logDirectory = options.logDirectory() == null ? dir.resolve("log") : options.logDirectory();
             Files.createDirectories(dir.resolve("mnesia"));
-            Files.createDirectories(dir.resolve("log"));
-            Files.writeString(dir.resolve("enabled_plugins"), "[].\n");
+            Files.createDirectories(logDirectory);
+            Files.writeString(dir.resolve("enabled_plugins"), options.management() ? "[rabbitmq_management].\n" : "[].\n");
             int port = freePort();
             int distributionPort = freePort();
-            Files.writeString(dir.resolve("rabbitmq.conf"), "listeners.tcp.default = " + port + "\n");
+            int managementPort = options.management() ? freePort() : 0;
+            String config = "listeners.tcp.default = " + port + "\n";
+            if (options.management()) {
+                // Statistics every second rather than every five, so that a watcher sees a queue empty soon.
+                config += "management.tcp.ip = 127.0.0.1\nmanagement.tcp.port = " + managementPort + "\n"
+                        + "collect_statistics_interval = 1000\n";
+            }
+            Files.writeString(dir.resolve("rabbitmq.conf"), config);
+            // Quorum queues report their depth on every tick (5 s by default); twice a second instead.
+            Files.writeString(dir.resolve("advanced.config"), "[{rabbit, [{quorum_tick_interval, 500}]}].\n");
             // An empty environment file keeps /etc/rabbitmq/rabbitmq-env.conf (NODENAME=rabbit@...) out.
             Files.writeString(dir.resolve("rabbitmq-env.conf"), "");
             run(List.of("chmod", "755", dir.toString()));
-            run(List.of("chown", "-R", "rabbitmq:rabbitmq", dir.toString()));
+            run(List.of("chown", "-R", "rabbitmq:rabbitmq", dir.toString(), logDirectory.toString()));
             ThrowawayRabbit rabbit = new ThrowawayRabbit(dir,
-                    prefix + "-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost", port, distributionPort);
+                    prefix + "-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost", port, distributionPort,
+                    managementPort, logDirectory);
             LIVE.add(rabbit);
             rabbit.start();
             return rabbit;
@@ -106,6 +153,19 @@ public final class ThrowawayRabbit implements AutoCloseable {
         return answers();
     }
 
+    /** The node name, e.g. {@code relay-it-1a2b3c4d@localhost}; the node's environment carries it. */
+    public String nodeName() {
+        return nodeName;
+    }
+
+    /** The management HTTP API, for a node created {@link Options#withManagement() with management}. */
+    public URI managementUri() {
+        if (managementPort == 0) {
+            throw new IllegalStateException(nodeName + " runs without the management plugin");
+        }
+        return URI.create("http://localhost:" + managementPort);
+    }
+
     /** Starts the node (again) on its data directory and waits until it accepts AMQP connections. */
     public void start() {
         if (answers()) {
@@ -120,10 +180,11 @@ public final class ThrowawayRabbit implements AutoCloseable {
         env.put("RABBITMQ_NODE_PORT", Integer.toString(port));
         env.put("RABBITMQ_DIST_PORT", Integer.toString(distributionPort));
         env.put("RABBITMQ_MNESIA_BASE", dir.resolve("mnesia").toString());
-        env.put("RABBITMQ_LOG_BASE", dir.resolve("log").toString());
+        env.put("RABBITMQ_LOG_BASE", logDirectory.toString());
         env.put("RABBITMQ_PID_FILE", pidFile().toString());
         env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
         env.put("RABBITMQ_CONFIG_FILE", dir.resolve("rabbitmq.conf").toString());
+        env.put("RABBITMQ_ADVANCED_CONFIG_FILE", dir.resolve("advanced.config").toString());
         env.put("RABBITMQ_CONF_ENV_FILE", dir.resolve("rabbitmq-env.conf").toString());
         try {
             Process starter = builder.start();
@@ -138,8 +199,8 @@ public final class ThrowawayRabbit implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         Awaitility.await("RabbitMQ node " + nodeName + " listening on port " + port + " (logs in "
-                + dir.resolve("log") + ")").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
-                .until(this::answers);
+                + logDirectory + ")").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
+                .until(() -> answers() && (managementPort == 0 || answers(managementPort)));
         log.info("Throw-away RabbitMQ node {} listening on port {} (data in {})", nodeName, port, dir);
     }
 
@@ -176,7 +237,8 @@ public final class ThrowawayRabbit implements AutoCloseable {
         }
     }
 
-    private long pid() {
+    /** The operating-system process of the running node. */
+    public long pid() {
         try {
             return Long.parseLong(Files.readString(pidFile()).strip());
         } catch (IOException | NumberFormatException e) {
@@ -189,6 +251,10 @@ public final class ThrowawayRabbit implements AutoCloseable {
     }
 
     private boolean answers() {
+        return answers(port);
+    }
+
+    private static boolean answers(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("localhost", port), 500);
             return true;

@@ -1,0 +1,260 @@
+package com.example.e2e.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.example.e2e.check.SystemState.Coupon;
+import com.example.e2e.check.SystemState.Order;
+import com.example.e2e.check.SystemState.OutboxRow;
+import com.example.e2e.check.SystemState.Queue;
+import com.example.e2e.check.SystemState.Reservation;
+import com.example.e2e.check.SystemState.Stock;
+import com.example.e2e.nemesis.Fault;
+import com.example.e2e.nemesis.FaultKind;
+import com.example.e2e.topology.Service;
+import com.example.e2e.workload.Attempt;
+import com.example.e2e.workload.IntentHistory;
+import com.example.e2e.workload.Outcome;
+
+/**
+ * The checker against hand-made states: a healthy run passes every invariant, and each kind of damage
+ * the e2e suite exists to catch (a lost event, a double effect, a duplicate order, a negative stock, a
+ * stuck outbox row, a fault that did not bite) is reported by the invariant that covers it, and only there.
+ */
+class CheckerTests {
+
+    private final HealthyRun run = new HealthyRun();
+
+    @Test
+    void aHealthyRunPassesEveryInvariant() {
+        List<Verdict> verdicts = run.check();
+
+        assertThat(verdicts).hasSize(Invariant.values().length).allSatisfy(verdict -> assertThat(verdict.passed())
+                .as(verdict.toString()).isTrue());
+    }
+
+    @Test
+    void aLostEventIsReported() {
+        UUID lost = run.outbox.get(Service.ORDER).get(0).id();
+        run.processed.get(Service.COUPON).remove(lost);
+
+        assertThat(failed()).containsExactly(Invariant.CONSUMERS_SAW_EXACTLY_PUBLISHED);
+        assertThat(violations(Invariant.CONSUMERS_SAW_EXACTLY_PUBLISHED))
+                .containsExactly("coupon-service never applied OrderCreated " + lost + " (lost)");
+    }
+
+    @Test
+    void anEventAppliedThatWasNeverPublishedIsReported() {
+        UUID stray = UUID.randomUUID();
+        run.processed.get(Service.RISK).put(stray, "OrderCreated");
+
+        assertThat(failed()).containsExactly(Invariant.CONSUMERS_SAW_EXACTLY_PUBLISHED);
+    }
+
+    @Test
+    void aDoubleReservationIsReported() {
+        // The same order reserved twice: the units leave available twice, inventory answers twice.
+        run.stock.put(run.plentySku, new Stock(run.plentySku, 5_000 - 4, 2));
+        run.stock.put(run.otherSku, new Stock(run.otherSku, 5_000 - 2, 1));
+        run.published(Service.INVENTORY, 101, "InventoryReserved", Service.ORDER);
+
+        assertThat(failed()).containsExactly(Invariant.INVENTORY_CONSERVED, Invariant.RESERVATIONS_MATCH_ORDERS);
+        assertThat(violations(Invariant.INVENTORY_CONSERVED))
+                .contains("sku " + run.plentySku + ": initial 5000 != available 4996 + held by reservations 2");
+    }
+
+    @Test
+    void aCouponHeldByTwoOrdersIsReported() {
+        run.coupons.put(run.coupon, new Coupon(run.coupon, List.of(101L, 102L)));
+
+        assertThat(failed()).contains(Invariant.COUPONS_HELD_ONCE);
+        assertThat(violations(Invariant.COUPONS_HELD_ONCE)).contains("coupon " + run.coupon + " is held by 2 orders [101, 102]");
+    }
+
+    @Test
+    void aSecondRiskAssessmentIsReported() {
+        run.assessments.put(101L, List.of("APPROVED", "APPROVED"));
+        run.published(Service.RISK, 101, "RiskApproved", Service.ORDER);
+
+        assertThat(failed()).contains(Invariant.ONE_RISK_ASSESSMENT);
+    }
+
+    @Test
+    void aDuplicateOrderIsReported() {
+        Order first = run.order(101);
+        run.orders.add(new Order(103, first.userId(), first.idempotencyKey(), "CONFIRMED", "OK", "OK", "OK",
+                first.couponCode(), null, first.skuIds()));
+
+        List<Invariant> failed = failed();
+
+        assertThat(failed).contains(Invariant.ACKED_INTENT_HAS_ONE_ORDER, Invariant.NO_DUPLICATE_ORDERS);
+        assertThat(violations(Invariant.NO_DUPLICATE_ORDERS)).anySatisfy(violation -> assertThat(violation)
+                .contains("has 2 orders [101, 103]"));
+    }
+
+    @Test
+    void anOrderForARefusedOrUnknownIntentIsJudgedByItsOutcome() {
+        IntentHistory refused = run.intents.get(2);
+        run.orders.add(new Order(104, refused.intent().userId(), refused.intent().idempotencyKey(), "REJECTED", "REJECTED",
+                "REJECTED", "OK", refused.intent().couponCode(), "bad", refused.intent().skuIds()));
+
+        assertThat(failed()).contains(Invariant.FAILED_INTENT_HAS_NO_ORDER);
+    }
+
+    @Test
+    void anOrderTheClientWasNotToldAboutIsReported() {
+        IntentHistory confirmed = run.intents.get(0);
+        run.intents.set(0, new IntentHistory(confirmed.intent(), List.of(new Attempt(Instant.now(), Duration.ZERO, 201,
+                null, false, 999, "localhost:1")), Outcome.ACKED));
+
+        assertThat(failed()).containsExactly(Invariant.ACKED_INTENT_HAS_ONE_ORDER);
+    }
+
+    @Test
+    void aNegativeStockIsReported() {
+        run.stock.put(run.emptySku, new Stock(run.emptySku, -1, 1));
+
+        assertThat(failed()).containsExactly(Invariant.INVENTORY_CONSERVED);
+        assertThat(violations(Invariant.INVENTORY_CONSERVED))
+                .contains("sku " + run.emptySku + " is negative: available -1, reserved 1");
+    }
+
+    @Test
+    void aStuckOutboxRowIsReported() {
+        OutboxRow sent = run.outbox.get(Service.INVENTORY).get(0);
+        List<OutboxRow> rows = new ArrayList<>(run.outbox.get(Service.INVENTORY));
+        rows.set(0, new OutboxRow(sent.id(), sent.aggregateType(), sent.aggregateId(), sent.eventType(), sent.exchange(),
+                sent.orderId(), false, false));
+        run.outbox.put(Service.INVENTORY, rows);
+        // Never published, so never applied: the checker must not call it lost, only stuck.
+        run.processed.get(Service.ORDER).remove(sent.id());
+
+        assertThat(failed()).containsExactly(Invariant.OUTBOXES_DRAINED);
+        assertThat(violations(Invariant.OUTBOXES_DRAINED)).containsExactly("inventory-service outbox row " + sent.id()
+                + " (InventoryReserved of order 101) is unsent");
+    }
+
+    @Test
+    void aParkedOrderEventIsReported() {
+        OutboxRow created = run.outbox.get(Service.ORDER).get(0);
+        List<OutboxRow> rows = new ArrayList<>(run.outbox.get(Service.ORDER));
+        rows.set(0, new OutboxRow(created.id(), created.aggregateType(), created.aggregateId(), created.eventType(),
+                created.exchange(), created.orderId(), false, true));
+        run.outbox.put(Service.ORDER, rows);
+        run.processed.values().forEach(ids -> ids.remove(created.id()));
+
+        assertThat(failed()).contains(Invariant.OUTBOXES_DRAINED, Invariant.ORDER_EVENTS_ONCE);
+    }
+
+    @Test
+    void aRejectedOrderThatStillHoldsStockIsReported() {
+        Order rejected = run.order(102);
+        run.reservations.put(102L, new Reservation(102, "RESERVED", rejected.skuIds()));
+        run.stock.put(run.plentySku, new Stock(run.plentySku, 5_000 - 3, 3));
+        run.stock.put(run.emptySku, new Stock(run.emptySku, -1, 1));
+
+        assertThat(failed()).contains(Invariant.RESERVATIONS_MATCH_ORDERS, Invariant.ORDERS_FINAL_AND_CONSISTENT);
+    }
+
+    @Test
+    void anOrderLeftWaitingIsReported() {
+        Order confirmed = run.order(101);
+        run.orders.set(0, new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "CREATED", "OK", "OK", "PENDING",
+                confirmed.couponCode(), null, confirmed.skuIds()));
+
+        assertThat(failed()).contains(Invariant.QUIESCENT, Invariant.ORDERS_FINAL_AND_CONSISTENT, Invariant.PLANNED_OUTCOMES);
+    }
+
+    @Test
+    void aCancelThatOvertookTheOrderLeavesATombstoneThatFitsARejectedStep() {
+        // Order 102 was cancelled before inventory saw it: a tombstone, and the late create rejected.
+        run.reservations.put(102L, new Reservation(102, "RELEASED", List.of()));
+
+        assertThat(failed()).isEmpty();
+    }
+
+    @Test
+    void aReleasedReservationThatHeldUnitsDoesNotFitARejectedStep() {
+        Order rejected = run.order(102);
+        run.reservations.put(102L, new Reservation(102, "RELEASED", rejected.skuIds()));
+
+        assertThat(failed()).containsExactly(Invariant.ORDERS_FINAL_AND_CONSISTENT);
+    }
+
+    @Test
+    void aMessageInADeadLetterQueueIsReported() {
+        run.queues.set(1, new Queue("order.events.inventory-service.dlq", 1, 0));
+
+        assertThat(failed()).containsExactly(Invariant.DLQS_EMPTY);
+    }
+
+    @Test
+    void aSystemThatNeverWentQuietIsReported() {
+        run.quiet = new Quiet(false, Duration.ofMinutes(3), "2 unsent in order-service");
+
+        assertThat(failed()).containsExactly(Invariant.QUIESCENT);
+    }
+
+    @Test
+    void aFaultThatDidNotBiteFailsTheScenario() {
+        run.faults.add(new Fault(FaultKind.CRASH_POINT, "risk-service-2", "consumer.before-commit", Instant.now(),
+                Duration.ofMinutes(1), false, "exit code 137, crash point NOT logged"));
+
+        assertThat(failed()).containsExactly(Invariant.FAULTS_BIT);
+    }
+
+    @Test
+    void aRequiredWindowThatWasNotExercisedFailsTheScenario() {
+        run.duplicates.put(Service.RISK, 0L);
+        run.requirements.add(Requirement.duplicatesSuppressedIn(Service.values()));
+        run.requirements.add(Requirement.crashedAt(Service.RISK, "consumer.after-commit-before-ack"));
+
+        assertThat(failed()).containsExactly(Invariant.FAULTS_BIT);
+        assertThat(violations(Invariant.FAULTS_BIT)).hasSize(2);
+    }
+
+    @Test
+    void requirementsThatTheEvidenceMeetsPass() {
+        run.requirements.add(Requirement.fault(FaultKind.SERVICE_KILL));
+        run.requirements.add(Requirement.duplicatesSuppressedIn(Service.values()));
+        run.requirements.add(Requirement.replaysAfterRetry());
+        run.requirements.add(Requirement.retriedIntents());
+
+        assertThat(failed()).isEmpty();
+    }
+
+    @Test
+    void aPlannedConfirmationThatWasRejectedIsReported() {
+        Order confirmed = run.order(101);
+        run.orders.set(0, new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "REJECTED", "COMPENSATED",
+                "COMPENSATED", "REJECTED", confirmed.couponCode(), "blocked", confirmed.skuIds()));
+        run.reservations.put(101L, new Reservation(101, "RELEASED", confirmed.skuIds()));
+        run.stock.put(run.plentySku, new Stock(run.plentySku, 5_000, 0));
+        run.stock.put(run.otherSku, new Stock(run.otherSku, 5_000, 0));
+        run.coupons.put(run.coupon, new Coupon(run.coupon, List.of()));
+        run.redemptions.put(101L, "RELEASED");
+        run.assessments.put(101L, List.of("REJECTED"));
+        UUID cancelled = run.published(Service.ORDER, 101, "OrderCancelled", Service.INVENTORY, Service.COUPON);
+        run.published(Service.INVENTORY, 101, "InventoryReleased", Service.ORDER);
+        run.published(Service.COUPON, 101, "CouponReleased", Service.ORDER);
+
+        assertThat(cancelled).isNotNull();
+        assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
+    }
+
+    private List<Invariant> failed() {
+        return run.check().stream().filter(verdict -> !verdict.passed()).map(Verdict::invariant).toList();
+    }
+
+    private List<String> violations(Invariant invariant) {
+        return run.check().stream().filter(verdict -> verdict.invariant() == invariant).findFirst().orElseThrow()
+                .violations();
+    }
+}

@@ -1,0 +1,17 @@
+package com.example.e2e.nemesis;
+
+/** The kinds of fault the nemesis injects. */
+public enum FaultKind {
+    /** SIGKILL of a running service instance. */
+    SERVICE_KILL,
+    /** SIGKILL of a service instance that is still starting up. */
+    KILL_DURING_STARTUP,
+    /** A service (re)started with a crash point armed, halting itself there (exit code 86). */
+    CRASH_POINT,
+    /** SIGKILL of the RabbitMQ node, then a restart. */
+    BROKER_KILL,
+    /** Immediate stop of PostgreSQL, then a restart. */
+    DATABASE_STOP,
+    /** A consumer instance paused (SIGSTOP) while another instance takes over, then resumed. */
+    ZOMBIE
+}

@@ -1,0 +1,236 @@
+package com.example.e2e.nemesis;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.example.e2e.topology.ServiceNode;
+import com.example.e2e.topology.Topology;
+
+/**
+ * Injects one fault at a time into a topology and records it in a {@link FaultLog} with its proof:
+ * the exit code of a killed or crashed process (137 for SIGKILL, 86 for a crash point), the process
+ * state of a paused one, a broker process that is gone, a database that refuses connections. Every
+ * operation heals what it broke before it returns (restarts, resumes), unless it says otherwise.
+ */
+public final class Nemesis {
+
+    /** The exit status of a JVM killed by SIGKILL (128 + 9). */
+    static final int SIGKILL_EXIT = 137;
+    /** The exit status of a crash point (CONTRACT.md). */
+    static final int CRASH_EXIT = 86;
+
+    private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Topology topology;
+    private final FaultLog faults;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    private final Map<ServiceNode, Armed> armedAt = new ConcurrentHashMap<>();
+
+    /** A crash point armed in an instance: which, since when, and where its log stood then. */
+    private record Armed(String point, Instant at, long logMark) {
+    }
+
+    private final LongSupplier unsentRows;
+
+    /**
+     * @param unsentRows outbox rows waiting to be published in all services (-1 when unknown): the broker
+     *                   kill's proof that events were on their way while it was down
+     */
+    public Nemesis(Topology topology, FaultLog faults, LongSupplier unsentRows) {
+        this.topology = topology;
+        this.faults = faults;
+        this.unsentRows = unsentRows;
+    }
+
+    public FaultLog faults() {
+        return faults;
+    }
+
+    /** SIGKILL of a running instance; restarted after {@code downtime} and awaited until ready. */
+    public Fault kill(ServiceNode node, Duration downtime) {
+        Instant at = Instant.now();
+        node.kill();
+        int exit = node.awaitExit(EXIT_TIMEOUT);
+        Hold.forAtLeast(downtime);
+        node.start("");
+        node.awaitReady(READY_TIMEOUT);
+        return record(new Fault(FaultKind.SERVICE_KILL, node.name(), "", at, Duration.between(at, Instant.now()),
+                exit == SIGKILL_EXIT, "exit code " + exit + (exit == SIGKILL_EXIT ? " (SIGKILL)" : "") + ", restarted"));
+    }
+
+    /**
+     * Restarts an instance and kills it again {@code into} its start-up, before it is ready; then starts it
+     * for good. Proof: it was alive and not yet ready when the SIGKILL came.
+     */
+    public Fault killDuringStartup(ServiceNode node, Duration into) {
+        Instant at = Instant.now();
+        if (node.isRunning()) {
+            node.kill();
+        }
+        node.start("");
+        Hold.forAtLeast(into);
+        boolean starting = node.isRunning() && !isReady(node);
+        node.kill();
+        int exit = node.awaitExit(EXIT_TIMEOUT);
+        node.start("");
+        node.awaitReady(READY_TIMEOUT);
+        return record(new Fault(FaultKind.KILL_DURING_STARTUP, node.name(), into.toMillis() + " ms into start-up", at,
+                Duration.between(at, Instant.now()), starting && exit == SIGKILL_EXIT,
+                (starting ? "alive and not ready" : "NOT in start-up (dead or already ready)") + " when killed, exit code "
+                        + exit));
+    }
+
+    /**
+     * Restarts an instance with a crash point armed and waits for it to halt there, then, when
+     * {@code restartAfter}, starts it normally and waits until it is ready. See {@link #awaitCrash}.
+     */
+    public Fault crashAt(ServiceNode node, String point, Duration within, boolean restartAfter) {
+        arm(node, point);
+        Fault fault = awaitCrash(node, within);
+        if (restartAfter) {
+            node.start("");
+            node.awaitReady(READY_TIMEOUT);
+        }
+        return fault;
+    }
+
+    /** (Re)starts an instance with a crash point armed ({@code faults.crash-at}); does not wait for readiness. */
+    public void arm(ServiceNode node, String point) {
+        if (node.isRunning()) {
+            node.kill();
+        }
+        armedAt.put(node, new Armed(point, Instant.now(), node.log().mark()));
+        node.start(point);
+    }
+
+    /**
+     * Waits for an armed instance to halt at its crash point: exit code 86 and the service's
+     * "CRASH POINT ... reached" log line. An instance that does not get there within {@code within} is
+     * killed, and the fault is recorded as not having bitten.
+     */
+    public Fault awaitCrash(ServiceNode node, Duration within) {
+        Armed armed = armedAt.remove(node);
+        if (armed == null) {
+            throw new IllegalStateException(node + " was not armed");
+        }
+        int exit;
+        try {
+            exit = node.awaitExit(within);
+        } catch (AssertionError notReached) {
+            node.kill();
+            exit = node.awaitExit(EXIT_TIMEOUT);
+        }
+        boolean logged = node.log().since(armed.logMark()).contains("CRASH POINT " + armed.point() + " reached");
+        return record(new Fault(FaultKind.CRASH_POINT, node.name(), armed.point(), armed.at(),
+                Duration.between(armed.at(), Instant.now()), exit == CRASH_EXIT && logged,
+                "exit code " + exit + (logged ? ", crash point logged" : ", crash point NOT logged")));
+    }
+
+    /**
+     * SIGKILL of the broker, down for {@code downtime}, then started again. It bites when the process is
+     * gone and events piled up in the outboxes meanwhile (the flow really needed the broker).
+     */
+    public Fault killBroker(Duration downtime) {
+        Instant at = Instant.now();
+        topology.broker().kill();
+        boolean gone = !topology.broker().isRunning();
+        Hold.forAtLeast(downtime);
+        long waiting = unsentRows.getAsLong();
+        topology.broker().start();
+        return record(new Fault(FaultKind.BROKER_KILL, "rabbitmq", "down " + downtime.toSeconds() + " s", at,
+                Duration.between(at, Instant.now()), gone && waiting > 0, (gone ? "process gone after SIGKILL" : "process still alive")
+                        + ", " + waiting + " outbox rows waiting before the restart, node restarted on the same data"));
+    }
+
+    /** Immediate stop of PostgreSQL, down for {@code downtime}, then started again. */
+    public Fault stopDatabase(Duration downtime) {
+        Instant at = Instant.now();
+        topology.database().stopNow();
+        boolean refused = refusesConnections();
+        Hold.forAtLeast(downtime);
+        topology.database().start();
+        return record(new Fault(FaultKind.DATABASE_STOP, "postgres", "down " + downtime.toSeconds() + " s", at,
+                Duration.between(at, Instant.now()), refused,
+                (refused ? "refused connections" : "still accepted connections") + " while stopped, restarted"));
+    }
+
+    /**
+     * Pauses an instance (SIGSTOP) for {@code pause} while {@code takeover} (another running instance of the
+     * same service) carries on, then resumes it. The pause should outlast the broker's heartbeat timeout,
+     * so that the broker gives the zombie's unacknowledged messages to the other instance.
+     */
+    public Fault zombie(ServiceNode node, ServiceNode takeover, Duration pause) {
+        if (!takeover.isRunning() || takeover.service() != node.service() || takeover == node) {
+            throw new IllegalArgumentException(takeover + " cannot take over from " + node);
+        }
+        Instant at = Instant.now();
+        node.pause();
+        // Every thread of the process has to take the signal before the process shows as stopped.
+        boolean paused = within(Duration.ofSeconds(10), node::isPaused);
+        Hold.forAtLeast(pause);
+        boolean stillPaused = node.isPaused();
+        node.resume();
+        boolean resumed = within(Duration.ofSeconds(10), () -> node.isRunning() && !node.isPaused());
+        return record(new Fault(FaultKind.ZOMBIE, node.name(), "paused " + pause.toSeconds() + " s, " + takeover.name()
+                + " took over", at, Duration.between(at, Instant.now()), paused && stillPaused && resumed,
+                "process state " + (paused && stillPaused ? "stopped (T) throughout" : "NOT stopped") + ", "
+                        + (resumed ? "running again" : "did not come back")));
+    }
+
+    /** Records a fault the caller injected and proved itself. */
+    public Fault record(Fault fault) {
+        faults.add(fault);
+        log.info("Nemesis: {}", fault);
+        return fault;
+    }
+
+    /** Whether the condition comes true within the timeout. */
+    private static boolean within(Duration timeout, BooleanSupplier condition) {
+        try {
+            Awaitility.await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .until(condition::getAsBoolean);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    private boolean isReady(ServiceNode node) {
+        HttpRequest request = HttpRequest.newBuilder(node.baseUrl().resolve("/actuator/health/readiness"))
+                .timeout(Duration.ofSeconds(1)).build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private boolean refusesConnections() {
+        try (var connection = DriverManager.getConnection(topology.database().jdbcUrl("postgres") + "?connectTimeout=2",
+                topology.database().user(), topology.database().password())) {
+            return false;
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package com.example.e2e.nemesis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.example.e2e.topology.Service;
+import com.example.e2e.topology.ServiceNode;
+import com.example.e2e.topology.Topology;
+import com.example.events.faults.CrashPoints;
+
+/**
+ * The soak's nemesis: one fault after another, from a seed. It first deals a deck that holds every
+ * kind of fault at least once, including the crash points whose duplicates every consumer must see
+ * (a relay crash after the broker's confirm in order-service and in a downstream service, a consumer
+ * crash after commit), in shuffled order; then, while the workload lasts, it keeps striking at random
+ * with faults that prove themselves without traffic.
+ */
+public final class RandomNemesis {
+
+    private static final Logger log = LoggerFactory.getLogger(RandomNemesis.class);
+    private static final Duration CRASH_WITHIN = Duration.ofSeconds(90);
+    private static final Service[] DOWNSTREAM = { Service.INVENTORY, Service.COUPON, Service.RISK };
+
+    private final Nemesis nemesis;
+    private final Topology topology;
+    private final Random random;
+
+    public RandomNemesis(Nemesis nemesis, Topology topology, long seed) {
+        this.nemesis = nemesis;
+        this.topology = topology;
+        this.random = new Random(seed);
+    }
+
+    /**
+     * Deals the whole deck, then strikes at random until {@code keepGoing} turns false, with a short
+     * random pause between faults. The deck's crash points need traffic to be reached, so the caller
+     * keeps its clients busy until {@code deckDealt} runs.
+     */
+    public void run(BooleanSupplier keepGoing, Runnable deckDealt) {
+        List<Consumer<Nemesis>> deck = deck();
+        while (!deck.isEmpty()) {
+            deck.remove(0).accept(nemesis);
+            pause();
+        }
+        log.info("Nemesis dealt its deck: {} faults", nemesis.faults().size());
+        deckDealt.run();
+        while (keepGoing.getAsBoolean()) {
+            randomStrike().accept(nemesis);
+            if (keepGoing.getAsBoolean()) {
+                pause();
+            }
+        }
+        log.info("Nemesis stops: {} faults injected", nemesis.faults().size());
+    }
+
+    private void pause() {
+        Hold.forAtLeast(Duration.ofMillis(1000 + random.nextInt(2000)));
+    }
+
+    private List<Consumer<Nemesis>> deck() {
+        List<Consumer<Nemesis>> deck = new ArrayList<>();
+        deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN, true));
+        deck.add(n -> n.crashAt(topology.node(pick(DOWNSTREAM)), CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN,
+                true));
+        deck.add(n -> n.crashAt(topology.node(pick(Service.values())), CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK,
+                CRASH_WITHIN, true));
+        deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE, CRASH_WITHIN,
+                true));
+        deck.add(n -> n.killBroker(Duration.ofSeconds(4 + random.nextInt(5))));
+        deck.add(n -> n.stopDatabase(Duration.ofSeconds(3 + random.nextInt(4))));
+        deck.add(this::zombie);
+        deck.add(n -> n.kill(topology.node(pick(Service.values())), Duration.ofSeconds(1 + random.nextInt(3))));
+        deck.add(n -> n.killDuringStartup(topology.node(pick(Service.values())), startupDelay()));
+        Collections.shuffle(deck, random);
+        return deck;
+    }
+
+    private Consumer<Nemesis> randomStrike() {
+        return switch (random.nextInt(5)) {
+            case 0 -> n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(5)));
+            case 1 -> n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(4)));
+            case 2 -> this::zombie;
+            case 3 -> n -> n.killDuringStartup(topology.node(pick(Service.values())), startupDelay());
+            default -> n -> n.kill(topology.node(pick(Service.values())), Duration.ofSeconds(random.nextInt(3)));
+        };
+    }
+
+    /** Pauses the first instance of a service that has a second one running; a SIGKILL when none has. */
+    private void zombie(Nemesis n) {
+        for (Service service : Service.values()) {
+            List<ServiceNode> running = topology.running(service);
+            if (running.size() >= 2) {
+                n.zombie(running.get(0), running.get(1), Duration.ofSeconds(12 + random.nextInt(6)));
+                return;
+            }
+        }
+        n.kill(topology.node(pick(DOWNSTREAM)), Duration.ofSeconds(1));
+    }
+
+    /** Early in a start-up: the JVM is up, Spring is not ready yet (a start takes several seconds here). */
+    private Duration startupDelay() {
+        return Duration.ofMillis(1500 + random.nextInt(2500));
+    }
+
+    private Service pick(Service[] services) {
+        return services[random.nextInt(services.length)];
+    }
+}

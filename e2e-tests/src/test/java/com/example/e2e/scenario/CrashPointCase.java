@@ -1,0 +1,50 @@
+package com.example.e2e.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.example.e2e.check.Requirement;
+import com.example.events.faults.CrashPoints;
+import com.example.e2e.topology.Service;
+
+/**
+ * One crash point in one service, and what its crash must leave as evidence: after a crash between a
+ * broker confirm and marking the row sent, the consumers get the event twice; after a crash between a
+ * consumer's commit and its ack, that consumer gets it twice; after a crash between the order's commit
+ * and the response, the client's retry is answered as a replay.
+ */
+record CrashPointCase(Service service, String point) {
+
+    /** Every crash point of the contract in every service that reaches it. */
+    static List<CrashPointCase> all() {
+        List<CrashPointCase> cases = new ArrayList<>();
+        cases.add(new CrashPointCase(Service.ORDER, CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE));
+        for (String point : List.of(CrashPoints.RELAY_BEFORE_PUBLISH, CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK,
+                CrashPoints.CONSUMER_BEFORE_COMMIT, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
+            for (Service service : Service.values()) {
+                cases.add(new CrashPointCase(service, point));
+            }
+        }
+        return cases;
+    }
+
+    List<Requirement> requirements() {
+        List<Requirement> requirements = new ArrayList<>(List.of(Requirement.crashedAt(service, point)));
+        switch (point) {
+            case CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE -> requirements.add(Requirement.replaysAfterRetry());
+            case CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK -> requirements.add(service == Service.ORDER
+                    ? Requirement.duplicatesSuppressedIn(Service.INVENTORY, Service.COUPON)
+                    : Requirement.duplicatesSuppressedIn(Service.ORDER));
+            case CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK -> requirements.add(Requirement.duplicatesSuppressedIn(service));
+            default -> {
+                // before publish / before commit: nothing happened yet; the crash itself is the evidence
+            }
+        }
+        return requirements;
+    }
+
+    @Override
+    public String toString() {
+        return point + " in " + service;
+    }
+}

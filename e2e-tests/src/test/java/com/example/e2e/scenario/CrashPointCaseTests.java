@@ -1,0 +1,47 @@
+package com.example.e2e.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import com.example.e2e.topology.Service;
+import com.example.events.faults.CrashPoints;
+
+/**
+ * The crash-point scenarios cover the contract: every crash point, in every service that reaches it,
+ * so a crash point added to the contract without a scenario fails here first.
+ */
+class CrashPointCaseTests {
+
+    @Test
+    void everyCrashPointOfTheContractHasScenarios() {
+        assertThat(CrashPointCase.all().stream().map(CrashPointCase::point).collect(Collectors.toSet()))
+                .isEqualTo(CrashPoints.KNOWN);
+    }
+
+    @Test
+    void relayAndConsumerCrashPointsAreCoveredInAllFourServices() {
+        for (String point : List.of(CrashPoints.RELAY_BEFORE_PUBLISH, CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK,
+                CrashPoints.CONSUMER_BEFORE_COMMIT, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
+            assertThat(CrashPointCase.all()).filteredOn(crash -> crash.point().equals(point))
+                    .extracting(CrashPointCase::service).containsExactlyInAnyOrder(Service.values());
+        }
+    }
+
+    @Test
+    void aCrashThatLeavesADuplicateRequiresSeeingIt() {
+        CrashPointCase afterAck = new CrashPointCase(Service.RISK, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK);
+        CrashPointCase afterConfirm = new CrashPointCase(Service.ORDER, CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK);
+        CrashPointCase beforeResponse = new CrashPointCase(Service.ORDER, CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
+
+        assertThat(afterAck.requirements()).extracting(requirement -> requirement.description())
+                .contains("duplicates delivered and suppressed in [risk-service]");
+        assertThat(afterConfirm.requirements()).extracting(requirement -> requirement.description())
+                .contains("duplicates delivered and suppressed in [inventory-service, coupon-service]");
+        assertThat(beforeResponse.requirements()).extracting(requirement -> requirement.description())
+                .contains("a retried request answered as a replay (Idempotent-Replayed)");
+    }
+}

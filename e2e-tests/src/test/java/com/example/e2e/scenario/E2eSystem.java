@@ -1,0 +1,144 @@
+package com.example.e2e.scenario;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import com.example.e2e.check.StateReader;
+import com.example.e2e.report.Report;
+import com.example.e2e.topology.HarnessPaths;
+import com.example.e2e.topology.ProcessTopology;
+import com.example.e2e.topology.Service;
+import com.example.e2e.topology.ServiceNode;
+import com.example.e2e.topology.Topology;
+import com.example.e2e.workload.RiskRules;
+import com.example.e2e.workload.Seeder;
+
+/**
+ * The one running system all scenarios of a test JVM share (starting it takes longer than most
+ * scenarios), with the report they all write to. Scenarios stay independent by working in their
+ * own catalog slot (users, skus, coupons) and by leaving the system quiet and healed.
+ */
+final class E2eSystem {
+
+    private static E2eSystem instance;
+    private static RuntimeException startFailure;
+
+    private final Topology topology;
+    private final StateReader reader;
+    private final Report report;
+    private final RiskRules rules;
+    private final AtomicInteger slots = new AtomicInteger();
+
+    private E2eSystem(Topology topology, Report report, RiskRules rules) {
+        this.topology = topology;
+        this.reader = new StateReader(topology.database(), topology.broker());
+        this.report = report;
+        this.rules = rules;
+    }
+
+    /** The running system, started on first use; a failed start fails every later scenario the same way. */
+    static synchronized E2eSystem get() {
+        if (startFailure != null) {
+            throw new IllegalStateException("the e2e system failed to start", startFailure);
+        }
+        if (instance == null) {
+            try {
+                instance = start();
+            } catch (RuntimeException e) {
+                startFailure = e;
+                throw e;
+            }
+        }
+        return instance;
+    }
+
+    /** Stops the system if this JVM started one; the next {@link #get()} would start a new one. */
+    static synchronized void closeIfStarted() {
+        if (instance != null) {
+            instance.topology.close();
+            instance = null;
+        }
+    }
+
+    private static E2eSystem start() {
+        String driver = System.getProperty("e2e.driver", "processes");
+        if (!driver.equals("processes")) {
+            throw new IllegalArgumentException("e2e.driver=" + driver + " is not available; the only driver is 'processes'");
+        }
+        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+        RiskRules rules = RiskRules.standard();
+        Topology topology = new ProcessTopology(paths, service -> settings(service, rules));
+        try {
+            topology.start();
+        } catch (RuntimeException e) {
+            topology.close();
+            throw e;
+        }
+        return new E2eSystem(topology, new Report(paths.output(), driver), rules);
+    }
+
+    /** What the harness sets on every service besides where the database and broker are. */
+    static Map<String, Object> settings(Service service, RiskRules rules) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        // The broker notices a paused (zombie) consumer after two missed heartbeats and hands its
+        // unacknowledged messages to another instance.
+        settings.put("spring.rabbitmq.requested-heartbeat", "5s");
+        // Every duplicate the inbox suppresses is logged at DEBUG: the evidence that duplicates arrived.
+        settings.put("logging.level.com.example.events.inbox.Inbox", "DEBUG");
+        // Recover within seconds of a broker or database outage rather than after the production backoffs.
+        settings.put("outbox.relay.backoff.max", "2s");
+        settings.put("app.inbox.retry.max-backoff", "2s");
+        // A backlog after an outage must not make a restarted instance look unready.
+        settings.put("outbox.relay.health.max-unsent-age", "30m");
+        if (service == Service.RISK) {
+            settings.put("risk.blocked-user-ids", rules.blockedUsers().stream().map(String::valueOf)
+                    .collect(Collectors.joining(",")));
+            settings.put("risk.max-units-per-order", rules.maxUnitsPerOrder());
+        }
+        return settings;
+    }
+
+    Topology topology() {
+        return topology;
+    }
+
+    StateReader reader() {
+        return reader;
+    }
+
+    Report report() {
+        return report;
+    }
+
+    RiskRules rules() {
+        return rules;
+    }
+
+    int nextSlot() {
+        return slots.incrementAndGet();
+    }
+
+    /** The order-service instances a client sends to: those running, or all of them while none runs. */
+    Supplier<List<URI>> orderServices() {
+        return () -> {
+            List<ServiceNode> running = topology.running(Service.ORDER);
+            List<ServiceNode> targets = running.isEmpty()
+                    ? topology.nodes().stream().filter(node -> node.service() == Service.ORDER).toList()
+                    : running;
+            return targets.stream().map(ServiceNode::baseUrl).toList();
+        };
+    }
+
+    Seeder seeder() {
+        return new Seeder(() -> firstRunning(Service.INVENTORY), () -> firstRunning(Service.COUPON));
+    }
+
+    URI firstRunning(Service service) {
+        return topology.running(service).stream().findFirst().orElse(topology.node(service)).baseUrl();
+    }
+}

@@ -1,0 +1,95 @@
+package com.example.e2e.topology;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+import com.example.events.testsupport.ThrowawayPostgres;
+
+/** The harness's own PostgreSQL server (initdb into a temp dir, a free port), never the machine's. */
+final class PostgresNode implements DatabaseNode {
+
+    private final ThrowawayPostgres server;
+    private final Path logCopy;
+    private final Leftovers leftovers;
+    private volatile boolean running = true;
+
+    private PostgresNode(ThrowawayPostgres server, Path logCopy, Leftovers leftovers) {
+        this.server = server;
+        this.logCopy = logCopy;
+        this.leftovers = leftovers;
+    }
+
+    static PostgresNode start(Path logDir, Leftovers leftovers) {
+        ThrowawayPostgres server = ThrowawayPostgres.start();
+        PostgresNode node = new PostgresNode(server, logDir.resolve("postgres.log"), leftovers);
+        node.rememberPid();
+        return node;
+    }
+
+    @Override
+    public String jdbcUrl(String database) {
+        return server.server().jdbcUrl(database);
+    }
+
+    @Override
+    public String user() {
+        return server.server().user();
+    }
+
+    @Override
+    public String password() {
+        return server.server().password();
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    @Override
+    public void stopNow() {
+        server.stopNow();
+        running = false;
+    }
+
+    @Override
+    public void start() {
+        server.startServer();
+        running = true;
+        rememberPid();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops the server and keeps its log beside the services' logs (the temp dir is deleted). */
+    void close() {
+        copyLog();
+        server.close();
+    }
+
+    private void copyLog() {
+        Path log = server.directory().resolve("server.log");
+        try {
+            if (Files.exists(log)) {
+                Files.copy(log, logCopy, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException ignored) {
+            // the log is a convenience; the run's verdicts do not depend on it
+        }
+    }
+
+    private void rememberPid() {
+        Path pidFile = server.directory().resolve("data/postmaster.pid");
+        try {
+            List<String> lines = Files.readAllLines(pidFile);
+            leftovers.remember(Long.parseLong(lines.get(0).strip()), server.directory().toString());
+        } catch (IOException | RuntimeException ignored) {
+            // without a pid the shutdown hook of ThrowawayPostgres is the only cleanup
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package com.example.e2e.topology;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import com.example.events.testsupport.JavaProcess;
+import com.example.events.testsupport.TestInfrastructure;
+
+/** A service instance as a child JVM running the service's executable jar. */
+final class ProcessServiceNode implements ServiceNode {
+
+    private final String name;
+    private final Service service;
+    private final ClassDataSharing.Launch launch;
+    private final int port = TestInfrastructure.freePort();
+    private final FileLog log;
+    private final Supplier<Map<String, Object>> settings;
+    private final Leftovers leftovers;
+    private volatile JavaProcess process;
+    private volatile String crashAt = "";
+    private int runs;
+
+    ProcessServiceNode(String name, Service service, ClassDataSharing.Launch launch, Path logDir,
+            Supplier<Map<String, Object>> settings, Leftovers leftovers) {
+        this.name = name;
+        this.service = service;
+        this.launch = launch;
+        this.log = new FileLog(logDir.resolve(name + ".log"));
+        this.settings = settings;
+        this.leftovers = leftovers;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Service service() {
+        return service;
+    }
+
+    @Override
+    public URI baseUrl() {
+        return URI.create("http://localhost:" + port);
+    }
+
+    @Override
+    public synchronized void start(String crashAt) {
+        if (isRunning()) {
+            throw new IllegalStateException(name + " is already running");
+        }
+        Map<String, Object> properties = new LinkedHashMap<>(settings.get());
+        properties.put("server.port", port);
+        properties.put("faults.crash-at", crashAt);
+        this.crashAt = crashAt;
+        runs++;
+        log.note("run " + runs + " of " + name + " at " + Instant.now()
+                + (crashAt.isEmpty() ? "" : " with faults.crash-at=" + crashAt));
+        process = JavaProcess.startJar(launch.jar(), launch.jvmOptions(), properties, log.file());
+        leftovers.remember(process.pid(), "--server.port=" + port);
+    }
+
+    @Override
+    public void awaitReady(Duration timeout) {
+        current().awaitReady(port, timeout);
+    }
+
+    @Override
+    public boolean isRunning() {
+        JavaProcess current = process;
+        return current != null && current.isAlive();
+    }
+
+    @Override
+    public void kill() {
+        JavaProcess current = current();
+        if (Signals.state(current.pid()).filter(state -> state == 'T').isPresent()) {
+            // SIGKILL works on a stopped process too, but say so in the log: the zombie never woke up.
+            log.note("killing " + name + " while paused");
+        }
+        current.kill();
+    }
+
+    @Override
+    public void pause() {
+        Signals.send(current().pid(), "STOP");
+    }
+
+    @Override
+    public void resume() {
+        Signals.send(current().pid(), "CONT");
+    }
+
+    @Override
+    public boolean isPaused() {
+        JavaProcess current = process;
+        return current != null && Signals.state(current.pid()).filter(state -> state == 'T').isPresent();
+    }
+
+    @Override
+    public int awaitExit(Duration timeout) {
+        return current().awaitExit(timeout);
+    }
+
+    @Override
+    public String crashAt() {
+        return crashAt;
+    }
+
+    @Override
+    public NodeLog log() {
+        return log;
+    }
+
+    private JavaProcess current() {
+        JavaProcess current = process;
+        if (current == null) {
+            throw new IllegalStateException(name + " was never started");
+        }
+        return current;
+    }
+
+    @Override
+    public String toString() {
+        JavaProcess current = process;
+        return name + " (" + baseUrl() + (current == null ? "" : ", pid " + current.pid()) + ")";
+    }
+}

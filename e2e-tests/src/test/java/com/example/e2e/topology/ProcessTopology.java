@@ -1,0 +1,183 @@
+package com.example.e2e.topology;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.example.events.database.DatabaseCreator;
+
+/**
+ * The {@code processes} driver: a throw-away PostgreSQL server and RabbitMQ node of its own, and the
+ * four services as child JVMs on free ports. Everything it starts is stopped by {@link #close()}, by a
+ * shutdown hook when the JVM ends first, and, should the JVM be killed outright, by the next run
+ * (see {@link Leftovers}).
+ */
+public final class ProcessTopology implements Topology {
+
+    private static final Logger log = LoggerFactory.getLogger(ProcessTopology.class);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+
+    private final HarnessPaths paths;
+    private final Function<Service, Map<String, Object>> serviceSettings;
+    private final Leftovers leftovers;
+    private final List<ServiceNode> nodes = new CopyOnWriteArrayList<>();
+    private final Map<Service, Integer> instanceCounts = Collections.synchronizedMap(new EnumMap<>(Service.class));
+    private final Map<Service, ClassDataSharing.Launch> launches = Collections.synchronizedMap(new EnumMap<>(Service.class));
+    private final ClassDataSharing classDataSharing;
+    private final Thread shutdownHook = new Thread(this::close, "e2e-topology-stop");
+    private volatile PostgresNode database;
+    private volatile RabbitNode broker;
+    private volatile boolean closed;
+
+    /**
+     * @param serviceSettings Spring properties a scenario suite adds for each service (e.g. risk rules),
+     *                        besides the connection settings this driver sets
+     */
+    public ProcessTopology(HarnessPaths paths, Function<Service, Map<String, Object>> serviceSettings) {
+        this.paths = paths;
+        this.serviceSettings = serviceSettings;
+        this.leftovers = new Leftovers(paths.output().resolve("e2e-run").resolve("pids.tsv"));
+        this.classDataSharing = new ClassDataSharing(paths.output().resolve("e2e-run").resolve("cds"),
+                !"false".equals(System.getProperty("e2e.cds")));
+    }
+
+    @Override
+    public void start() {
+        leftovers.reap();
+        try {
+            // Node names repeat from run to run; a log must hold this run's story only.
+            if (Files.exists(paths.logs())) {
+                try (Stream<Path> old = Files.walk(paths.logs())) {
+                    old.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(paths.logs()))
+                            .forEach(path -> path.toFile().delete());
+                }
+            }
+            Files.createDirectories(paths.logs());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        long started = System.nanoTime();
+        database = PostgresNode.start(paths.logs(), leftovers);
+        for (Service service : Service.values()) {
+            DatabaseCreator.ensureExists(database.jdbcUrl(service.database()), database.user(), database.password());
+        }
+        broker = RabbitNode.start(paths.logs().resolve("rabbitmq"), leftovers);
+        log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
+                broker.amqpPort(), broker.managementUri());
+        CompletableFuture.allOf(Stream.of(Service.values()).map(service -> CompletableFuture.runAsync(() -> launches.put(
+                service, classDataSharing.prepare(service, paths.jar(service), settingsOf(service), paths.logs()))))
+                .toArray(CompletableFuture[]::new)).join();
+        List<ServiceNode> first = new ArrayList<>();
+        for (Service service : Service.values()) {
+            ServiceNode node = addInstance(service);
+            node.start("");
+            first.add(node);
+        }
+        CompletableFuture.allOf(first.stream()
+                .map(node -> CompletableFuture.runAsync(() -> node.awaitReady(READY_TIMEOUT)))
+                .toArray(CompletableFuture[]::new)).join();
+        log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
+                first);
+    }
+
+    @Override
+    public List<ServiceNode> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    @Override
+    public ServiceNode node(Service service) {
+        return nodes.stream().filter(node -> node.service() == service).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no instance of " + service));
+    }
+
+    @Override
+    public List<ServiceNode> running(Service service) {
+        return nodes.stream().filter(node -> node.service() == service && node.isRunning()).toList();
+    }
+
+    @Override
+    public ServiceNode addInstance(Service service) {
+        int number = instanceCounts.merge(service, 1, Integer::sum);
+        ClassDataSharing.Launch launch = launches.computeIfAbsent(service,
+                unprepared -> new ClassDataSharing.Launch(paths.jar(unprepared), List.of()));
+        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service, launch, paths.logs(),
+                () -> settingsOf(service), leftovers);
+        nodes.add(node);
+        return node;
+    }
+
+    @Override
+    public BrokerNode broker() {
+        return broker;
+    }
+
+    @Override
+    public DatabaseNode database() {
+        return database;
+    }
+
+    /** Connection settings of the throw-away infrastructure, then the suite's own settings for the service. */
+    private Map<String, Object> settingsOf(Service service) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("app.db.host", "localhost");
+        settings.put("app.db.port", database.port());
+        settings.put("spring.rabbitmq.host", "localhost");
+        settings.put("spring.rabbitmq.port", broker.amqpPort());
+        settings.put("spring.rabbitmq.username", broker.user());
+        settings.put("spring.rabbitmq.password", broker.password());
+        settings.putAll(serviceSettings.apply(service));
+        return settings;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (ServiceNode node : nodes) {
+            quietly(() -> {
+                if (node.isRunning()) {
+                    node.kill();
+                }
+            });
+        }
+        if (broker != null) {
+            quietly(broker::close);
+        }
+        if (database != null) {
+            quietly(database::close);
+        }
+        if (Thread.currentThread() != shutdownHook) {
+            quietly(() -> Runtime.getRuntime().removeShutdownHook(shutdownHook));
+        }
+    }
+
+    private static void quietly(Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            log.warn("Cleanup step failed: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package com.example.e2e.topology;
+
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * One instance of a service (a process, or a container under a container driver). Starting is
+ * asynchronous, so a nemesis can kill an instance while it is still starting up.
+ */
+public interface ServiceNode {
+
+    /** Unique within a topology, e.g. {@code inventory-service-2}; also the name of its log. */
+    String name();
+
+    Service service();
+
+    /** Where its HTTP API answers. */
+    URI baseUrl();
+
+    /**
+     * Starts the instance (again), with the given crash points armed ({@code faults.crash-at}), or
+     * none when {@code crashAt} is empty. Returns without waiting for readiness.
+     */
+    void start(String crashAt);
+
+    /** Waits until the readiness endpoint answers; fails at once when the instance dies first. */
+    void awaitReady(Duration timeout);
+
+    boolean isRunning();
+
+    /** SIGKILL: no shutdown hooks, no graceful stop of listeners or transactions. */
+    void kill();
+
+    /** SIGSTOP: the process keeps its connections and locks but does nothing (a zombie). */
+    void pause();
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume();
+
+    /** Whether the instance is stopped by {@link #pause()} right now. */
+    boolean isPaused();
+
+    /** Waits for the instance to end by itself and returns its exit code (86 for a crash point). */
+    int awaitExit(Duration timeout);
+
+    /** The crash points the current (or last) run was started with; empty when none. */
+    String crashAt();
+
+    /** The instance's log, across all its runs. */
+    NodeLog log();
+}

@@ -1,0 +1,34 @@
+package com.example.e2e.topology;
+
+import java.util.List;
+
+/**
+ * The whole system under test: a database, a broker and instances of the four services. A driver
+ * ({@link ProcessTopology} for child processes; containers later) decides how they run; scenarios,
+ * the nemesis and the checker only see this interface. Closing it stops everything it started.
+ */
+public interface Topology extends AutoCloseable {
+
+    /** Starts the database, the broker and one instance of every service, and waits until all are ready. */
+    void start();
+
+    /** Every service instance, in creation order, running or not. */
+    List<ServiceNode> nodes();
+
+    /** The first instance of a service. */
+    ServiceNode node(Service service);
+
+    /** The instances of a service that run now. */
+    List<ServiceNode> running(Service service);
+
+    /** A further instance of a service, created but not started (its own port and log). */
+    ServiceNode addInstance(Service service);
+
+    BrokerNode broker();
+
+    DatabaseNode database();
+
+    /** Stops everything; never throws. */
+    @Override
+    void close();
+}

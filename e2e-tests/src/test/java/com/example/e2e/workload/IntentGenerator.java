@@ -1,0 +1,109 @@
+package com.example.e2e.workload;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Makes a scenario's intents from a seed, so that a run can be repeated exactly. Most intents must be
+ * confirmed; the rest are rejected on purpose, race for scarce things, or are invalid.
+ */
+public final class IntentGenerator {
+
+    /** Percentages of each plan; CONFIRM takes the rest. */
+    private static final int OUT_OF_STOCK = 7;
+    private static final int BLOCKED_USER = 5;
+    private static final int TOO_MANY_UNITS = 5;
+    private static final int COUPON_USED = 5;
+    private static final int CONTESTED = 8;
+    private static final int INVALID = 3;
+    private static final int DOUBLE_SUBMIT = 5;
+
+    private final Catalog catalog;
+    private final RiskRules rules;
+    private final Random random;
+    private int number;
+
+    public IntentGenerator(Catalog catalog, RiskRules rules, long seed) {
+        this.catalog = catalog;
+        this.rules = rules;
+        this.random = new Random(seed);
+    }
+
+    public List<Intent> next(int count) {
+        List<Intent> intents = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            intents.add(next());
+        }
+        return intents;
+    }
+
+    public Intent next() {
+        number++;
+        int roll = random.nextInt(100);
+        Plan plan = pick(roll);
+        boolean doubleSubmit = random.nextInt(100) < DOUBLE_SUBMIT;
+        UUID key = new UUID(random.nextLong() & ~0xF000L | 0x4000L, random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L);
+        long user = catalog.user(number);
+        return switch (plan) {
+            case CONFIRM -> new Intent(number, user, plentyLines(1 + random.nextInt(4)), maybeOwnCoupon(), key, plan,
+                    doubleSubmit);
+            case OUT_OF_STOCK -> new Intent(number, user, withExtra(plentyLines(1), catalog.emptySku()), maybeOwnCoupon(),
+                    key, plan, doubleSubmit);
+            case BLOCKED_USER -> new Intent(number, catalog.blockedUser(), plentyLines(2), maybeOwnCoupon(), key, plan,
+                    doubleSubmit);
+            case TOO_MANY_UNITS -> new Intent(number, user, plentyLines(rules.maxUnitsPerOrder() + 1 + random.nextInt(5)),
+                    maybeOwnCoupon(), key, plan, doubleSubmit);
+            case COUPON_USED -> new Intent(number, user, plentyLines(1), catalog.usedCoupon(), key, plan, doubleSubmit);
+            case CONTESTED -> contested(user, key, doubleSubmit);
+            case INVALID -> new Intent(number, user, plentyLines(1), "NOT A VALID CODE!", key, plan, doubleSubmit);
+        };
+    }
+
+    private Plan pick(int roll) {
+        int[] limits = { OUT_OF_STOCK, BLOCKED_USER, TOO_MANY_UNITS, COUPON_USED, CONTESTED, INVALID };
+        Plan[] plans = { Plan.OUT_OF_STOCK, Plan.BLOCKED_USER, Plan.TOO_MANY_UNITS, Plan.COUPON_USED, Plan.CONTESTED,
+                Plan.INVALID };
+        int upTo = 0;
+        for (int i = 0; i < plans.length; i++) {
+            upTo += limits[i];
+            if (roll < upTo) {
+                return plans[i];
+            }
+        }
+        return Plan.CONFIRM;
+    }
+
+    private Intent contested(long user, UUID key, boolean doubleSubmit) {
+        if (random.nextBoolean()) {
+            List<Long> scarce = catalog.scarceSkus();
+            return new Intent(number, user, withExtra(plentyLines(1), scarce.get(random.nextInt(scarce.size()))), null, key,
+                    Plan.CONTESTED, doubleSubmit);
+        }
+        List<String> shared = catalog.sharedCoupons();
+        return new Intent(number, user, plentyLines(1), shared.get(random.nextInt(shared.size())), key, Plan.CONTESTED,
+                doubleSubmit);
+    }
+
+    private String maybeOwnCoupon() {
+        return random.nextBoolean() ? catalog.ownCoupon(number) : null;
+    }
+
+    private List<Long> plentyLines(int units) {
+        List<Long> plenty = catalog.plentySkus();
+        List<Long> lines = new ArrayList<>(units);
+        for (int i = 0; i < units; i++) {
+            lines.add(plenty.get(random.nextInt(plenty.size())));
+        }
+        return lines;
+    }
+
+    private static List<Long> withExtra(List<Long> lines, long sku) {
+        List<Long> all = new ArrayList<>(lines);
+        all.add(sku);
+        Collections.shuffle(all, new Random(sku));
+        return all;
+    }
+}
