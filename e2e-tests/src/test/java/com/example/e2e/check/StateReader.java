@@ -46,7 +46,8 @@ public final class StateReader {
 
     private final DatabaseNode database;
     private final BrokerNode broker;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     public StateReader(DatabaseNode database, BrokerNode broker) {
         this.database = database;

@@ -40,7 +40,8 @@ public final class Nemesis {
 
     private final Topology topology;
     private final FaultLog faults;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofMillis(500)).build();
     private final Map<ServiceNode, Armed> armedAt = new ConcurrentHashMap<>();
 
     /** A crash point armed in an instance: which, since when, and where its log stood then. */

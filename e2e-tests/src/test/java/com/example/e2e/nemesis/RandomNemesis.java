@@ -62,7 +62,7 @@ public final class RandomNemesis {
     }
 
     private void pause() {
-        Hold.forAtLeast(Duration.ofMillis(1000 + random.nextInt(2000)));
+        Hold.forAtLeast(Duration.ofMillis(500 + random.nextInt(1000)));
     }
 
     private List<Consumer<Nemesis>> deck() {
@@ -74,10 +74,10 @@ public final class RandomNemesis {
                 CRASH_WITHIN, true));
         deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE, CRASH_WITHIN,
                 true));
-        deck.add(n -> n.killBroker(Duration.ofSeconds(4 + random.nextInt(5))));
-        deck.add(n -> n.stopDatabase(Duration.ofSeconds(3 + random.nextInt(4))));
+        deck.add(n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(3))));
+        deck.add(n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(3))));
         deck.add(this::zombie);
-        deck.add(n -> n.kill(topology.node(pick(Service.values())), Duration.ofSeconds(1 + random.nextInt(3))));
+        deck.add(n -> n.kill(topology.node(pick(Service.values())), Duration.ofMillis(random.nextInt(1500))));
         deck.add(n -> n.killDuringStartup(topology.node(pick(Service.values())), startupDelay()));
         Collections.shuffle(deck, random);
         return deck;
@@ -85,11 +85,11 @@ public final class RandomNemesis {
 
     private Consumer<Nemesis> randomStrike() {
         return switch (random.nextInt(5)) {
-            case 0 -> n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(5)));
-            case 1 -> n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(4)));
+            case 0 -> n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(3)));
+            case 1 -> n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(3)));
             case 2 -> this::zombie;
             case 3 -> n -> n.killDuringStartup(topology.node(pick(Service.values())), startupDelay());
-            default -> n -> n.kill(topology.node(pick(Service.values())), Duration.ofSeconds(random.nextInt(3)));
+            default -> n -> n.kill(topology.node(pick(Service.values())), Duration.ofMillis(random.nextInt(1500)));
         };
     }
 
@@ -98,16 +98,16 @@ public final class RandomNemesis {
         for (Service service : Service.values()) {
             List<ServiceNode> running = topology.running(service);
             if (running.size() >= 2) {
-                n.zombie(running.get(0), running.get(1), Duration.ofSeconds(12 + random.nextInt(6)));
+                n.zombie(running.get(0), running.get(1), Duration.ofSeconds(12 + random.nextInt(3)));
                 return;
             }
         }
         n.kill(topology.node(pick(DOWNSTREAM)), Duration.ofSeconds(1));
     }
 
-    /** Early in a start-up: the JVM is up, Spring is not ready yet (a start takes several seconds here). */
+    /** Early in a start-up: the JVM runs, Spring is not ready yet (a start takes about three seconds here). */
     private Duration startupDelay() {
-        return Duration.ofMillis(1500 + random.nextInt(2500));
+        return Duration.ofMillis(700 + random.nextInt(1000));
     }
 
     private Service pick(Service[] services) {

@@ -16,13 +16,13 @@ class BrokerKillIntegrationTests {
 
     @Test
     void brokerCrashMidFlowLosesNothingAndDuplicatesNothing() {
-        Scenario.named("broker SIGKILL mid-flow", "kill -9 of the broker after a third of the intents, down 6 s, "
+        Scenario.named("broker SIGKILL mid-flow", "kill -9 of the broker after a third of the intents, down 4 s, "
                 + "restarted on the same data directory.")
                 .intents(180).clients(6).rate(15)
                 .requires(Requirement.fault(FaultKind.BROKER_KILL))
                 .run(run -> {
                     run.awaitProgress(0.3);
-                    run.nemesis().killBroker(Duration.ofSeconds(6));
+                    run.nemesis().killBroker(Duration.ofSeconds(4));
                 });
     }
 }

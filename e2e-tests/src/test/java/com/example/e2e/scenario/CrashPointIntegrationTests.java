@@ -30,7 +30,7 @@ class CrashPointIntegrationTests {
         Scenario.named("crash " + crash.point() + " in " + crash.service(),
                         "A second " + crash.service() + " instance armed with " + crash.point()
                                 + " halts there under load; the first instance finishes its work.")
-                .intents(60).clients(4).rate(20)
+                .intents(40).clients(4).rate(25)
                 .requires(crash.requirements().toArray(Requirement[]::new))
                 .run(setup -> {
                     ServiceNode armed = setup.extraInstance(crash.service());

@@ -16,13 +16,13 @@ class DatabaseStopIntegrationTests {
 
     @Test
     void databaseCrashMidFlowLosesNothingAndDuplicatesNothing() {
-        Scenario.named("database stop mid-flow", "pg_ctl stop -m immediate after a third of the intents, down 5 s, "
+        Scenario.named("database stop mid-flow", "pg_ctl stop -m immediate after a third of the intents, down 4 s, "
                 + "then started again.")
                 .intents(180).clients(6).rate(15)
                 .requires(Requirement.fault(FaultKind.DATABASE_STOP), Requirement.retriedIntents())
                 .run(run -> {
                     run.awaitProgress(0.3);
-                    run.nemesis().stopDatabase(Duration.ofSeconds(5));
+                    run.nemesis().stopDatabase(Duration.ofSeconds(4));
                 });
     }
 }

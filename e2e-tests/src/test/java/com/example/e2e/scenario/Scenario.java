@@ -140,8 +140,8 @@ final class Scenario {
 
         FaultLog faultLog = new FaultLog();
         Workload workload = new Workload(client, clients, intentsPerSecond);
-        ScenarioRun run = new ScenarioRun(topology, new Nemesis(topology, faultLog, system.reader()::unsentRows), workload::finished,
-                minutes > 0 ? Integer.MAX_VALUE : intents);
+        Nemesis nemesis = new Nemesis(topology, faultLog, system.reader()::unsentRows);
+        ScenarioRun run = new ScenarioRun(topology, nemesis, workload::finished, minutes > 0 ? Integer.MAX_VALUE : intents);
         setup.accept(run);
         ProgressLine progressLine = progress ? ProgressLine.start(name, workload, faultLog, planned.size()) : null;
         CompletableFuture<History> flow = CompletableFuture.supplyAsync(() -> {
@@ -155,11 +155,14 @@ final class Scenario {
                 run.markWorkloadDone();
             }
         });
+        Throwable scriptFailure = null;
         try {
             faults.accept(run);
+        } catch (RuntimeException | AssertionError e) {
+            // Still let the clients finish, heal, check and report: the report shows what the failure left.
+            scriptFailure = e;
         } finally {
-            // Even when the fault script fails, let the clients finish before healing.
-            flow.exceptionally(failure -> null).join();
+            run.releaseWorkload();
         }
         History history = warmUp.plus(flow.join());
         heal(topology, run);
@@ -174,7 +177,10 @@ final class Scenario {
         List<Verdict> verdicts = Checker.check(catalog, history, state, evidence, requirements, quiet);
         ScenarioResult result = result(started, catalog, history, state, faultLog, evidence, verdicts, quiet.waited());
         system.report().add(result);
-        log.info("Scenario {}: {}", name, result.passed() ? "PASS" : "FAIL");
+        log.info("Scenario {}: {}", name, result.passed() && scriptFailure == null ? "PASS" : "FAIL");
+        if (scriptFailure != null) {
+            throw new AssertionError("the fault script of scenario " + name + " failed", scriptFailure);
+        }
         List<Verdict> failed = verdicts.stream().filter(verdict -> !verdict.passed()).toList();
         assertThat(failed).as("violated invariants of scenario %s (report: %s, logs: %s)", name,
                 system.report().markdownFile(), topology.nodes().get(0).log().location()).isEmpty();

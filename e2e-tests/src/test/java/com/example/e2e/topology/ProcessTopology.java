@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -21,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.example.events.database.DatabaseCreator;
+import com.example.events.testsupport.TestInfrastructure;
 
 /**
  * The {@code processes} driver: a throw-away PostgreSQL server and RabbitMQ node of its own, and the
@@ -78,21 +81,23 @@ public final class ProcessTopology implements Topology {
         for (Service service : Service.values()) {
             DatabaseCreator.ensureExists(database.jdbcUrl(service.database()), database.user(), database.password());
         }
-        broker = RabbitNode.start(paths.logs().resolve("rabbitmq"), leftovers);
+        // Training the class-data sharing archives needs the database only, so the broker starts meanwhile.
+        List<Runnable> preparations = new ArrayList<>();
+        preparations.add(() -> broker = RabbitNode.start(paths.logs().resolve("rabbitmq"), leftovers));
+        for (Service service : Service.values()) {
+            preparations.add(() -> launches.put(service,
+                    classDataSharing.prepare(service, paths.jar(service), trainingSettingsOf(service), paths.logs())));
+        }
+        inParallel(preparations);
         log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
                 broker.amqpPort(), broker.managementUri());
-        CompletableFuture.allOf(Stream.of(Service.values()).map(service -> CompletableFuture.runAsync(() -> launches.put(
-                service, classDataSharing.prepare(service, paths.jar(service), settingsOf(service), paths.logs()))))
-                .toArray(CompletableFuture[]::new)).join();
         List<ServiceNode> first = new ArrayList<>();
         for (Service service : Service.values()) {
             ServiceNode node = addInstance(service);
             node.start("");
             first.add(node);
         }
-        CompletableFuture.allOf(first.stream()
-                .map(node -> CompletableFuture.runAsync(() -> node.awaitReady(READY_TIMEOUT)))
-                .toArray(CompletableFuture[]::new)).join();
+        inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(READY_TIMEOUT)).toList());
         log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
                 first);
     }
@@ -136,15 +141,29 @@ public final class ProcessTopology implements Topology {
 
     /** Connection settings of the throw-away infrastructure, then the suite's own settings for the service. */
     private Map<String, Object> settingsOf(Service service) {
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("app.db.host", "localhost");
-        settings.put("app.db.port", database.port());
+        Map<String, Object> settings = new LinkedHashMap<>(databaseSettings());
         settings.put("spring.rabbitmq.host", "localhost");
         settings.put("spring.rabbitmq.port", broker.amqpPort());
         settings.put("spring.rabbitmq.username", broker.user());
         settings.put("spring.rabbitmq.password", broker.password());
         settings.putAll(serviceSettings.apply(service));
         return settings;
+    }
+
+    /**
+     * The settings of a training run: a context refresh connects to the database (Flyway) but not to the
+     * broker; should that ever change, it must find no broker rather than the machine's shared one.
+     */
+    private Map<String, Object> trainingSettingsOf(Service service) {
+        Map<String, Object> settings = new LinkedHashMap<>(databaseSettings());
+        settings.put("spring.rabbitmq.host", "localhost");
+        settings.put("spring.rabbitmq.port", TestInfrastructure.freePort());
+        settings.putAll(serviceSettings.apply(service));
+        return settings;
+    }
+
+    private Map<String, Object> databaseSettings() {
+        return Map.of("app.db.host", "localhost", "app.db.port", database.port());
     }
 
     @Override
@@ -170,6 +189,17 @@ public final class ProcessTopology implements Topology {
         }
         if (Thread.currentThread() != shutdownHook) {
             quietly(() -> Runtime.getRuntime().removeShutdownHook(shutdownHook));
+        }
+    }
+
+    /** Runs blocking steps on threads of their own (not the common pool, which may have one thread) and waits for all. */
+    private static void inParallel(List<Runnable> steps) {
+        ExecutorService threads = Executors.newFixedThreadPool(steps.size());
+        try {
+            CompletableFuture.allOf(steps.stream().map(step -> CompletableFuture.runAsync(step, threads))
+                    .toArray(CompletableFuture[]::new)).join();
+        } finally {
+            threads.shutdown();
         }
     }
 
