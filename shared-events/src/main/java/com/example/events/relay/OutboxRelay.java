@@ -15,6 +15,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
 
 /**
  * Runs the relay for as long as the application runs: one {@link RelayCycle} at a time, started by
@@ -23,7 +24,8 @@ import reactor.core.scheduler.Schedulers;
  * on the same small scheduler, the backlog figures are refreshed and the janitor runs.
  *
  * <p>Every failure of a cycle (database or broker down) is logged and waited out until the next
- * wake-up; nothing here needs a restart to recover. Stopping lets the cycle in flight finish, so a
+ * wake-up; a cycle that hangs (a database connection that stops answering without closing) is
+ * abandoned after {@code cycle-timeout}; nothing here needs a restart to recover. Stopping lets the cycle in flight finish, so a
  * published batch is normally marked sent before the connections close.
  */
 final class OutboxRelay implements SmartLifecycle {
@@ -31,6 +33,8 @@ final class OutboxRelay implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
     /** One thread publishes and waits for confirms (both block); one spare for the timers of the other tasks. */
     private static final int THREADS = 2;
+    /** How long a nudge waits for a concurrent one to get out of the way. */
+    private static final Duration NUDGE_PATIENCE = Duration.ofMillis(100);
 
     private final RelayCycle cycle;
     private final NotificationListener listener;
@@ -69,25 +73,35 @@ final class OutboxRelay implements SmartLifecycle {
                     .onBackpressureLatest();
             Disposable drain = wakeUps
                     .concatMap(wakeUp -> cycle.runOnce(scheduler)
+                            // Cancelling rolls the cycle's transaction back; what it published goes out again.
+                            .timeout(properties.cycleTimeout())
                             .doOnNext(moreDue -> succeeded(moreDue, nudges))
                             .onErrorResume(this::failed), 1)
+                    // Nothing above should end with an error; if something does, the relay must not just stop.
+                    .retryWhen(Retry.fixedDelay(Long.MAX_VALUE, properties.pollInterval())
+                            .doBeforeRetry(signal -> log.error("Outbox relay wake-ups ended unexpectedly; restarting them",
+                                    signal.failure())))
                     .doFinally(signal -> drained.countDown())
                     .subscribe();
             Disposable background = Disposables.composite(
                     Flux.interval(Duration.ZERO, properties.statsInterval(), scheduler)
                             .onBackpressureDrop()
-                            .concatMap(tick -> monitor.refresh().onErrorResume(e -> {
-                                log.debug("Outbox statistics not refreshed: {}", e.toString());
-                                return Mono.empty();
-                            }), 1)
+                            .concatMap(tick -> monitor.refresh()
+                                    .timeout(properties.cycleTimeout())
+                                    .onErrorResume(e -> {
+                                        log.debug("Outbox statistics not refreshed: {}", e.toString());
+                                        return Mono.empty();
+                                    }), 1)
                             .subscribe(),
                     Flux.interval(properties.janitor().interval(), properties.janitor().interval(), scheduler)
                             .onBackpressureDrop()
-                            .concatMap(tick -> janitor.deleteExpired().onErrorResume(e -> {
-                                log.warn("Outbox janitor failed, will try again in {}: {}",
-                                        properties.janitor().interval(), e.toString());
-                                return Mono.empty();
-                            }), 1)
+                            .concatMap(tick -> janitor.deleteExpired()
+                                    .timeout(properties.cycleTimeout())
+                                    .onErrorResume(e -> {
+                                        log.warn("Outbox janitor failed, will try again in {}: {}",
+                                                properties.janitor().interval(), e.toString());
+                                        return Mono.empty();
+                                    }), 1)
                             .subscribe());
             running = new Running(scheduler, nudges, stopping, drain, background, drained);
             log.info("Outbox relay started: batches of {}, polling every {}, {}", properties.batchSize(),
@@ -99,7 +113,19 @@ final class OutboxRelay implements SmartLifecycle {
     void wake() {
         Running current = running;
         if (current != null) {
-            current.nudges().emitNext(Boolean.TRUE, Sinks.EmitFailureHandler.busyLooping(Duration.ofMillis(100)));
+            nudge(current.nudges());
+        }
+    }
+
+    /**
+     * Best effort: a nudge that cannot be delivered is dropped, never turned into an error, which
+     * would end the sink and with it the relay's wake-ups; the next poll does the same job.
+     */
+    private static void nudge(Sinks.Many<Boolean> nudges) {
+        long deadline = System.nanoTime() + NUDGE_PATIENCE.toNanos();
+        while (nudges.tryEmitNext(Boolean.TRUE) == Sinks.EmitResult.FAIL_NON_SERIALIZED
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
         }
     }
 
@@ -144,7 +170,7 @@ final class OutboxRelay implements SmartLifecycle {
         }
         if (moreDue) {
             // Keep going without waiting: the next event of each aggregate just sent, or the rest of a backlog.
-            nudges.emitNext(Boolean.TRUE, Sinks.EmitFailureHandler.busyLooping(Duration.ofMillis(100)));
+            nudge(nudges);
         }
     }
 

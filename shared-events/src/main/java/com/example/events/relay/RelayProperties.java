@@ -14,6 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param batchSize       rows claimed, published and confirmed together
  * @param pollInterval    fallback wake-up when a notification is missed
  * @param confirmTimeout  how long a batch waits for its publisher confirms before counting the rest as failed
+ * @param cycleTimeout    how long one cycle (claim, publish, confirms, mark, commit) may take before it is
+ *                        abandoned and rolled back; a database connection that stops answering without
+ *                        closing (seen after database restarts under load) would otherwise stall the relay
  * @param maxAttempts     failed deliveries (nack, return, timeout) after which a row is parked
  * @param exchanges       exchanges declared up front (durable topic); exchanges named by rows are declared too
  * @param statsInterval   how often the backlog figures behind the gauges and the health indicator are refreshed
@@ -24,6 +27,7 @@ public record RelayProperties(
         @DefaultValue("200") int batchSize,
         @DefaultValue("1s") Duration pollInterval,
         @DefaultValue("10s") Duration confirmTimeout,
+        @DefaultValue("30s") Duration cycleTimeout,
         @DefaultValue("12") int maxAttempts,
         @DefaultValue Backoff backoff,
         @DefaultValue List<String> exchanges,
@@ -37,6 +41,8 @@ public record RelayProperties(
         require(maxAttempts >= 1, "max-attempts must be at least 1");
         requirePositive(pollInterval, "poll-interval");
         requirePositive(confirmTimeout, "confirm-timeout");
+        require(cycleTimeout != null && cycleTimeout.compareTo(confirmTimeout) > 0,
+                "cycle-timeout must be longer than confirm-timeout");
         requirePositive(statsInterval, "stats-interval");
         exchanges = List.copyOf(exchanges);
     }

@@ -26,6 +26,7 @@ class RelayPropertiesTests {
         assertThat(properties.batchSize()).isEqualTo(200);
         assertThat(properties.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(properties.confirmTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(properties.cycleTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(properties.maxAttempts()).isEqualTo(12);
         assertThat(properties.backoff()).isEqualTo(
                 new RelayProperties.Backoff(Duration.ofMillis(500), 2.0, Duration.ofSeconds(30), 0.5));
@@ -56,5 +57,7 @@ class RelayPropertiesTests {
                 .rootCause().hasMessageContaining("backoff.max");
         assertThatThrownBy(() -> bind(Map.of("outbox.relay.poll-interval", "0s")))
                 .rootCause().hasMessageContaining("poll-interval");
+        assertThatThrownBy(() -> bind(Map.of("outbox.relay.confirm-timeout", "30s", "outbox.relay.cycle-timeout", "20s")))
+                .rootCause().hasMessageContaining("cycle-timeout");
     }
 }
