@@ -178,6 +178,10 @@ final class Scenario {
         ScenarioResult result = result(started, catalog, history, state, faultLog, evidence, verdicts, quiet.waited());
         system.report().add(result);
         log.info("Scenario {}: {}", name, result.passed() && scriptFailure == null ? "PASS" : "FAIL");
+        if (!quiet.reached()) {
+            // Whatever kept this scenario from settling must not be inherited by the next one.
+            restartServices(topology);
+        }
         if (scriptFailure != null) {
             throw new AssertionError("the fault script of scenario " + name + " failed", scriptFailure);
         }
@@ -251,6 +255,21 @@ final class Scenario {
             if (!base.isRunning()) {
                 base.start("");
             }
+        }
+        for (Service service : Service.values()) {
+            topology.node(service).awaitReady(READY_TIMEOUT);
+        }
+    }
+
+    /** Kills and starts the first instance of every service; the evidence of the failure stays in their logs. */
+    private static void restartServices(Topology topology) {
+        log.warn("The system did not settle: restarting every service before the next scenario");
+        for (Service service : Service.values()) {
+            ServiceNode base = topology.node(service);
+            if (base.isRunning()) {
+                base.kill();
+            }
+            base.start("");
         }
         for (Service service : Service.values()) {
             topology.node(service).awaitReady(READY_TIMEOUT);
