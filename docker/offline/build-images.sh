@@ -63,6 +63,11 @@ cat >"$HERE/offline.env" <<ENV
 JRE_IMAGE=$JRE
 POSTGRES_IMAGE=$POSTGRES
 RABBITMQ_IMAGE=$RABBITMQ
+# Testcontainers would pull images of its own (the Ryuk reaper; alpine for start-up checks and, where
+# /.dockerenv exists, to find the host's address): not offline. The daemon here is local.
+TESTCONTAINERS_RYUK_DISABLED=true
+TESTCONTAINERS_CHECKS_DISABLE=true
+TESTCONTAINERS_HOST_OVERRIDE=localhost
 ENV
 say "done; select them with: docker compose --env-file docker/offline/offline.env up --build"
 cat "$HERE/offline.env" | grep -v '^#'

@@ -33,7 +33,7 @@ if [[ ! -s $PGDATA/PG_VERSION ]]; then
   printf "listen_addresses = '*'\n" >>"$PGDATA/postgresql.conf"
   printf 'host all all all %s\n' "$auth" >>"$PGDATA/pg_hba.conf"
   # First start on the socket only, for the init scripts.
-  pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
+  pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start
   if [[ $db != postgres ]]; then
     psql -v ON_ERROR_STOP=1 --username "$user" --dbname postgres -c "create database \"$db\"" >/dev/null
   fi

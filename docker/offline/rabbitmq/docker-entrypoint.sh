@@ -18,4 +18,10 @@ if [[ $(id -u) == 0 ]]; then
   exec setpriv --reuid=rabbitmq --regid=rabbitmq --init-groups "$0" "$@"
 fi
 
+# Debian's /usr/sbin/rabbitmq-server wrapper sends the server's output to /var/log/rabbitmq/startup_log;
+# the real script keeps it on stdout, where `docker logs` (and Testcontainers' wait strategy) read it.
+if [[ ${1:-} == rabbitmq-server ]]; then
+  shift
+  set -- /usr/lib/rabbitmq/bin/rabbitmq-server "$@"
+fi
 exec "$@"

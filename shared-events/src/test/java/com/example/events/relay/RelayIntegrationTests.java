@@ -74,6 +74,12 @@ class RelayIntegrationTests {
     @Value("${test.database.jdbc-url}")
     String jdbcUrl;
 
+    @Value("${test.database.user}")
+    String user;
+
+    @Value("${test.database.password}")
+    String password;
+
     TransactionalOperator transactions;
     TestOutbox outbox;
 
@@ -149,7 +155,7 @@ class RelayIntegrationTests {
         Integer before = listeningBackends().get(0);
 
         // What a database restart does to a client: every session ends at once.
-        try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
                 Statement statement = connection.createStatement()) {
             statement.execute("select pg_terminate_backend(pid) from pg_stat_activity"
                     + " where datname = current_database() and pid <> pg_backend_pid()");
@@ -169,7 +175,7 @@ class RelayIntegrationTests {
 
     private List<Integer> listeningBackends() throws SQLException {
         List<Integer> pids = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("select pid from pg_stat_activity"
                         + " where datname = current_database() and query ilike 'listen %'")) {

@@ -55,17 +55,25 @@ class RelayStallIntegrationTests {
     @Value("${test.database.jdbc-url}")
     String jdbcUrl;
 
+    @Value("${test.database.user}")
+    String user;
+
+    @Value("${test.database.password}")
+    String password;
+
     @TestConfiguration
     static class ThroughTheProxy {
 
         /** The application's pool as the services configure it, reaching PostgreSQL through the proxy. */
         @Bean
         ConnectionFactory connectionFactory(@Value("${test.database.jdbc-url}") String jdbcUrl,
-                @Value("${test.database.name}") String database) {
+                @Value("${test.database.name}") String database, @Value("${test.database.user}") String user,
+                @Value("${test.database.password}") String password) {
             URI target = URI.create(jdbcUrl.substring("jdbc:".length()));
             proxy = new StallingProxy(target.getHost(), target.getPort());
             PostgresqlConnectionFactory postgres = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration
-                    .builder().host("localhost").port(proxy.port()).username("postgres").database(database).build());
+                    .builder().host("localhost").port(proxy.port()).username(user).password(password).database(database)
+                    .build());
             return new ConnectionPool(ConnectionPoolConfiguration.builder(postgres).initialSize(2).maxSize(6)
                     .maxAcquireTime(Duration.ofSeconds(5)).maxCreateConnectionTime(Duration.ofSeconds(5))
                     .validationQuery("select 1").maxValidationTime(Duration.ofSeconds(2)).build());
@@ -98,7 +106,7 @@ class RelayStallIntegrationTests {
 
     /** Written straight to the database, not through the proxy: only the relay's connections freeze. */
     private void insert(DomainEvent event) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "");
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
                 PreparedStatement insert = connection.prepareStatement("""
                         insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload)
                         values (?, ?, ?, ?, ?, ?::jsonb)""")) {

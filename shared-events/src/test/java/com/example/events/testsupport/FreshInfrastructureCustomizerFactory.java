@@ -50,6 +50,8 @@ class FreshInfrastructureCustomizerFactory implements ContextCustomizerFactory {
                 properties.putAll(infrastructure.springProperties(name, vhost));
                 properties.put("test.database.name", name);
                 properties.put("test.database.jdbc-url", infrastructure.postgres().jdbcUrl(name));
+                properties.put("test.database.user", infrastructure.postgres().user());
+                properties.put("test.database.password", infrastructure.postgres().password());
             } else {
                 infrastructure.springProperties("unused", vhost).forEach((key, value) -> {
                     if (key.startsWith("spring.rabbitmq.")) {

@@ -26,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
+import org.testcontainers.utility.DockerImageName;
 
 import com.example.events.database.DatabaseCreator;
 
@@ -199,8 +200,12 @@ public final class TestInfrastructure {
                             env("TEST_RABBITMQ_USER", "guest"), env("TEST_RABBITMQ_PASSWORD", "guest")));
         }
         log.info("PostgreSQL or RabbitMQ does not answer locally: starting them with Testcontainers");
-        PostgreSQLContainer pg = new PostgreSQLContainer("postgres:15-alpine");
-        RabbitMQContainer mq = new RabbitMQContainer("rabbitmq:3.13-management-alpine");
+        // POSTGRES_IMAGE / RABBITMQ_IMAGE select other images, e.g. the offline stand-ins (docker/offline).
+        PostgreSQLContainer pg = new PostgreSQLContainer(DockerImageName.parse(env("POSTGRES_IMAGE", "postgres:15-alpine"))
+                .asCompatibleSubstituteFor("postgres"));
+        RabbitMQContainer mq = new RabbitMQContainer(
+                DockerImageName.parse(env("RABBITMQ_IMAGE", "rabbitmq:3.13-management-alpine"))
+                        .asCompatibleSubstituteFor("rabbitmq"));
         pg.start();
         mq.start();
         return new TestInfrastructure(
