@@ -5,11 +5,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import com.example.e2e.check.StateReader;
 import com.example.e2e.report.Report;
+import com.example.e2e.topology.ContainerTopology;
 import com.example.e2e.topology.HarnessPaths;
 import com.example.e2e.topology.ProcessTopology;
 import com.example.e2e.topology.Service;
@@ -24,6 +29,8 @@ import com.example.e2e.workload.Seeder;
  * own catalog slot (users, skus, coupons) and by leaving the system quiet and healed.
  */
 final class E2eSystem {
+
+    private static final Logger log = LoggerFactory.getLogger(E2eSystem.class);
 
     private static E2eSystem instance;
     private static RuntimeException startFailure;
@@ -66,13 +73,12 @@ final class E2eSystem {
     }
 
     private static E2eSystem start() {
-        String driver = System.getProperty("e2e.driver", "processes");
-        if (!driver.equals("processes")) {
-            throw new IllegalArgumentException("e2e.driver=" + driver + " is not available; the only driver is 'processes'");
-        }
+        String driver = driver(System.getProperty("e2e.driver", "auto"));
         HarnessPaths paths = HarnessPaths.fromSystemProperties();
         RiskRules rules = RiskRules.standard();
-        Topology topology = new ProcessTopology(paths, service -> settings(service, rules));
+        Function<Service, Map<String, Object>> settings = service -> settings(service, rules);
+        Topology topology = driver.equals("containers") ? new ContainerTopology(paths, settings)
+                : new ProcessTopology(paths, settings);
         try {
             topology.start();
         } catch (RuntimeException e) {
@@ -80,6 +86,23 @@ final class E2eSystem {
             throw e;
         }
         return new E2eSystem(topology, new Report(paths.output(), driver), rules);
+    }
+
+    /** The driver to use: as asked, or for {@code auto} containers when a Docker daemon answers, else processes. */
+    private static String driver(String requested) {
+        switch (requested) {
+            case "processes":
+            case "containers":
+                return requested;
+            case "auto":
+                String chosen = ContainerTopology.dockerAvailable() ? "containers" : "processes";
+                log.info("e2e.driver=auto: {} ({})", chosen,
+                        chosen.equals("containers") ? "a Docker daemon answers" : "no Docker daemon answers");
+                return chosen;
+            default:
+                throw new IllegalArgumentException("e2e.driver=" + requested
+                        + " is not a driver; use processes, containers or auto");
+        }
     }
 
     /** What the harness sets on every service besides where the database and broker are. */

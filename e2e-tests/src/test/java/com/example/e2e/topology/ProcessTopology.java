@@ -1,23 +1,14 @@
 package com.example.e2e.topology;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,18 +54,7 @@ public final class ProcessTopology implements Topology {
     @Override
     public void start() {
         leftovers.reap();
-        try {
-            // Node names repeat from run to run; a log must hold this run's story only.
-            if (Files.exists(paths.logs())) {
-                try (Stream<Path> old = Files.walk(paths.logs())) {
-                    old.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(paths.logs()))
-                            .forEach(path -> path.toFile().delete());
-                }
-            }
-            Files.createDirectories(paths.logs());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Steps.freshLogDirectory(paths.logs());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         long started = System.nanoTime();
         database = PostgresNode.start(paths.logs(), leftovers);
@@ -88,7 +68,7 @@ public final class ProcessTopology implements Topology {
             preparations.add(() -> launches.put(service,
                     classDataSharing.prepare(service, paths.jar(service), trainingSettingsOf(service), paths.logs())));
         }
-        inParallel(preparations);
+        Steps.inParallel(preparations);
         log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
                 broker.amqpPort(), broker.managementUri());
         List<ServiceNode> first = new ArrayList<>();
@@ -97,7 +77,7 @@ public final class ProcessTopology implements Topology {
             node.start("");
             first.add(node);
         }
-        inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(READY_TIMEOUT)).toList());
+        Steps.inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(READY_TIMEOUT)).toList());
         log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
                 first);
     }
@@ -175,39 +155,20 @@ public final class ProcessTopology implements Topology {
             closed = true;
         }
         for (ServiceNode node : nodes) {
-            quietly(() -> {
+            Steps.quietly(() -> {
                 if (node.isRunning()) {
                     node.kill();
                 }
             });
         }
         if (broker != null) {
-            quietly(broker::close);
+            Steps.quietly(broker::close);
         }
         if (database != null) {
-            quietly(database::close);
+            Steps.quietly(database::close);
         }
         if (Thread.currentThread() != shutdownHook) {
-            quietly(() -> Runtime.getRuntime().removeShutdownHook(shutdownHook));
-        }
-    }
-
-    /** Runs blocking steps on threads of their own (not the common pool, which may have one thread) and waits for all. */
-    private static void inParallel(List<Runnable> steps) {
-        ExecutorService threads = Executors.newFixedThreadPool(steps.size());
-        try {
-            CompletableFuture.allOf(steps.stream().map(step -> CompletableFuture.runAsync(step, threads))
-                    .toArray(CompletableFuture[]::new)).join();
-        } finally {
-            threads.shutdown();
-        }
-    }
-
-    private static void quietly(Runnable step) {
-        try {
-            step.run();
-        } catch (RuntimeException e) {
-            log.warn("Cleanup step failed: {}", e.toString());
+            Steps.quietly(() -> Runtime.getRuntime().removeShutdownHook(shutdownHook));
         }
     }
 }

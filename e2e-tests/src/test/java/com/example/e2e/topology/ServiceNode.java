@@ -28,13 +28,16 @@ public interface ServiceNode {
 
     boolean isRunning();
 
-    /** SIGKILL: no shutdown hooks, no graceful stop of listeners or transactions. */
+    /** SIGKILL (of the process, or {@code docker kill}): no shutdown hooks, no graceful stop of listeners or transactions. */
     void kill();
 
-    /** SIGSTOP: the process keeps its connections and locks but does nothing (a zombie). */
+    /**
+     * SIGSTOP (or {@code docker pause}, which freezes the container's processes): it keeps its connections
+     * and locks but does nothing (a zombie).
+     */
     void pause();
 
-    /** SIGCONT after {@link #pause()}. */
+    /** SIGCONT (or {@code docker unpause}) after {@link #pause()}. */
     void resume();
 
     /** Whether the instance is stopped by {@link #pause()} right now. */

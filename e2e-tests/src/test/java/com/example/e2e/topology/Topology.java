@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * The whole system under test: a database, a broker and instances of the four services. A driver
- * ({@link ProcessTopology} for child processes; containers later) decides how they run; scenarios,
- * the nemesis and the checker only see this interface. Closing it stops everything it started.
+ * ({@link ProcessTopology} for child processes, {@link ContainerTopology} for Docker containers) decides
+ * how they run; scenarios, the nemesis and the checker only see this interface. Closing it stops
+ * everything it started.
  */
 public interface Topology extends AutoCloseable {
 

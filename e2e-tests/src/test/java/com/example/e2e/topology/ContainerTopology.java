@@ -1,0 +1,210 @@
+package com.example.e2e.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.Network;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import com.example.events.database.DatabaseCreator;
+
+/**
+ * The {@code containers} driver: PostgreSQL, RabbitMQ and the four services as Docker containers on a network
+ * of their own, the services from images built of this checkout's jars ({@code docker/service.Dockerfile}).
+ * Every container publishes its ports on host ports chosen here and bound fixed, so that a killed and restarted
+ * container answers where it did before. Base images come from {@code JRE_IMAGE}, {@code POSTGRES_IMAGE} and
+ * {@code RABBITMQ_IMAGE} (system property or environment variable), which is how offline stand-ins are chosen.
+ *
+ * <p>It works without Testcontainers' Ryuk reaper (unavailable offline): everything it creates is removed by
+ * {@link #close()}, by a shutdown hook when the JVM ends first, and, should the JVM be killed outright, by the
+ * next run, which finds the leftovers by their labels (see {@link DockerEngine#removeLeftovers()}).
+ */
+public final class ContainerTopology implements Topology {
+
+    private static final Logger log = LoggerFactory.getLogger(ContainerTopology.class);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HarnessPaths paths;
+    private final Function<Service, Map<String, Object>> serviceSettings;
+    private final String runId = UUID.randomUUID().toString().substring(0, 8);
+    private final List<ContainerServiceNode> nodes = new CopyOnWriteArrayList<>();
+    private final Map<Service, Integer> instanceCounts = Collections.synchronizedMap(new EnumMap<>(Service.class));
+    private final Map<Service, String> images = Collections.synchronizedMap(new EnumMap<>(Service.class));
+    private final Thread shutdownHook = new Thread(this::close, "e2e-topology-stop");
+    private volatile DockerEngine docker;
+    private volatile Network network;
+    private volatile ContainerPostgresNode database;
+    private volatile ContainerRabbitNode broker;
+    private volatile boolean closed;
+
+    /**
+     * @param serviceSettings Spring properties a scenario suite adds for each service (e.g. risk rules),
+     *                        besides the connection settings this driver sets
+     */
+    public ContainerTopology(HarnessPaths paths, Function<Service, Map<String, Object>> serviceSettings) {
+        this.paths = paths;
+        this.serviceSettings = serviceSettings;
+    }
+
+    /** Whether a Docker daemon answers (the {@code auto} driver choice). */
+    public static boolean dockerAvailable() {
+        return DockerClientFactory.instance().isDockerAvailable();
+    }
+
+    @Override
+    public void start() {
+        docker = new DockerEngine(paths.output(), runId);
+        docker.removeLeftovers();
+        Steps.freshLogDirectory(paths.logs());
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        long started = System.nanoTime();
+        String postgresImage = setting("POSTGRES_IMAGE", "postgres:15");
+        String rabbitImage = setting("RABBITMQ_IMAGE", "rabbitmq:3-management");
+        String jreImage = setting("JRE_IMAGE", "eclipse-temurin:17-jre");
+        for (String image : List.of(postgresImage, rabbitImage, jreImage)) {
+            docker.requireImage(image);
+        }
+        network = docker.network(prefix() + "net");
+        // The images build while the database and the broker start.
+        List<Runnable> preparations = new ArrayList<>();
+        preparations.add(() -> {
+            database = ContainerPostgresNode.start(docker, postgresImage, prefix() + "postgres", network, paths.logs());
+            for (Service service : Service.values()) {
+                DatabaseCreator.ensureExists(database.jdbcUrl(service.database()), database.user(), database.password());
+            }
+        });
+        preparations.add(() -> broker = ContainerRabbitNode.start(docker, rabbitImage, prefix() + "rabbitmq", network,
+                paths.logs()));
+        for (Service service : Service.values()) {
+            preparations.add(() -> images.put(service, ServiceImages.build(service, paths, jreImage, docker.labels())));
+        }
+        Steps.inParallel(preparations);
+        log.info("Containers on network {}: {} and {}", prefix() + "net", database, broker);
+        List<ServiceNode> first = new ArrayList<>();
+        for (Service service : Service.values()) {
+            ServiceNode node = addInstance(service);
+            node.start("");
+            first.add(node);
+        }
+        Steps.inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(READY_TIMEOUT)).toList());
+        log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
+                first);
+    }
+
+    @Override
+    public List<ServiceNode> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    @Override
+    public ServiceNode node(Service service) {
+        return nodes.stream().filter(node -> node.service() == service).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no instance of " + service));
+    }
+
+    @Override
+    public List<ServiceNode> running(Service service) {
+        return nodes.stream().filter(node -> node.service() == service && node.isRunning()).map(ServiceNode.class::cast)
+                .toList();
+    }
+
+    @Override
+    public ServiceNode addInstance(Service service) {
+        int number = instanceCounts.merge(service, 1, Integer::sum);
+        String image = images.get(service);
+        if (image == null) {
+            throw new IllegalStateException("the image of " + service + " is not built; start the topology first");
+        }
+        ContainerServiceNode node = new ContainerServiceNode(service.moduleName() + "-" + number, service, image,
+                prefix(), paths.logs(), () -> environmentOf(service), docker, network);
+        nodes.add(node);
+        return node;
+    }
+
+    @Override
+    public BrokerNode broker() {
+        return broker;
+    }
+
+    @Override
+    public DatabaseNode database() {
+        return database;
+    }
+
+    /**
+     * A service container's environment: where the database and broker are inside the network (the variables
+     * of service-defaults.yml), the suite's Spring properties under their exact names, and JVM options.
+     */
+    private Map<String, String> environmentOf(Service service) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("DB_HOST", ContainerPostgresNode.ALIAS);
+        environment.put("DB_PORT", Integer.toString(ContainerPostgresNode.PORT));
+        environment.put("DB_USER", database.user());
+        environment.put("DB_PASSWORD", database.password());
+        environment.put("RABBITMQ_HOST", ContainerRabbitNode.ALIAS);
+        environment.put("RABBITMQ_PORT", Integer.toString(ContainerRabbitNode.AMQP_PORT));
+        environment.put("RABBITMQ_USER", broker.user());
+        environment.put("RABBITMQ_PASSWORD", broker.password());
+        environment.put("SPRING_APPLICATION_JSON", JSON.writeValueAsString(serviceSettings.apply(service)));
+        // The image's options plus the C1-only JIT the processes driver uses too: four JVMs start on two cores.
+        environment.put("JAVA_OPTS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError "
+                + "-XX:TieredStopAtLevel=1");
+        return environment;
+    }
+
+    /** Container and network names of this run: {@code e2e-<run id>-}. */
+    private String prefix() {
+        return "e2e-" + runId + "-";
+    }
+
+    /** A system property, else an environment variable, else the default. */
+    private static String setting(String name, String fallback) {
+        String value = System.getProperty(name);
+        if (value == null || value.isBlank()) {
+            value = System.getenv(name);
+        }
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (ContainerServiceNode node : nodes) {
+            Steps.quietly(node::removeContainer);
+        }
+        if (broker != null) {
+            Steps.quietly(broker::close);
+        }
+        if (database != null) {
+            Steps.quietly(database::close);
+        }
+        if (network != null) {
+            Steps.quietly(network::close);
+        }
+        if (docker != null) {
+            // Whatever a failed start created before its node knew of it.
+            Steps.quietly(docker::removeRun);
+        }
+        if (Thread.currentThread() != shutdownHook) {
+            Steps.quietly(() -> Runtime.getRuntime().removeShutdownHook(shutdownHook));
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package com.example.e2e.topology;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What both drivers do the same way while starting and stopping a topology. */
+final class Steps {
+
+    private static final Logger log = LoggerFactory.getLogger(Steps.class);
+
+    private Steps() {
+    }
+
+    /** Runs blocking steps on threads of their own (not the common pool, which may have one thread) and waits for all. */
+    static void inParallel(List<Runnable> steps) {
+        ExecutorService threads = Executors.newFixedThreadPool(steps.size());
+        try {
+            CompletableFuture.allOf(steps.stream().map(step -> CompletableFuture.runAsync(step, threads))
+                    .toArray(CompletableFuture[]::new)).join();
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    /** A cleanup step that must not keep the next one from running. */
+    static void quietly(Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            log.warn("Cleanup step failed: {}", e.toString());
+        }
+    }
+
+    /** Empties the log directory: node names repeat from run to run, and a log must hold this run's story only. */
+    static void freshLogDirectory(Path logs) {
+        try {
+            if (Files.exists(logs)) {
+                try (Stream<Path> old = Files.walk(logs)) {
+                    old.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(logs))
+                            .forEach(path -> path.toFile().delete());
+                }
+            }
+            Files.createDirectories(logs);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
