@@ -1,5 +1,9 @@
 package com.example.e2e.topology;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +29,8 @@ import com.example.events.database.DatabaseCreator;
  * of their own, the services from images built of this checkout's jars ({@code docker/service.Dockerfile}).
  * Every container publishes its ports on host ports chosen here and bound fixed, so that a killed and restarted
  * container answers where it did before. Base images come from {@code JRE_IMAGE}, {@code POSTGRES_IMAGE} and
- * {@code RABBITMQ_IMAGE} (system property or environment variable), which is how offline stand-ins are chosen.
+ * {@code RABBITMQ_IMAGE} (system property, environment variable, or {@code docker/offline/offline.env}), which is how offline
+ * stand-ins are chosen.
  *
  * <p>It works without Testcontainers' Ryuk reaper (unavailable offline): everything it creates is removed by
  * {@link #close()}, by a shutdown hook when the JVM ends first, and, should the JVM be killed outright, by the
@@ -170,13 +175,40 @@ public final class ContainerTopology implements Topology {
         return "e2e-" + runId + "-";
     }
 
-    /** A system property, else an environment variable, else the default. */
-    private static String setting(String name, String fallback) {
+    /**
+     * A system property, else an environment variable, else what {@code docker/offline/build-images.sh}
+     * wrote to {@code docker/offline/offline.env} (so a machine with the stand-ins built needs nothing
+     * exported), else the default.
+     */
+    private String setting(String name, String fallback) {
         String value = System.getProperty(name);
         if (value == null || value.isBlank()) {
             value = System.getenv(name);
         }
+        if (value == null || value.isBlank()) {
+            value = offlineImages().get(name);
+        }
         return value == null || value.isBlank() ? fallback : value;
+    }
+
+    /** The {@code NAME=value} lines of {@code docker/offline/offline.env}; empty when it was never written. */
+    private Map<String, String> offlineImages() {
+        Path file = paths.repositoryRoot().resolve("docker").resolve("offline").resolve("offline.env");
+        if (!Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        try {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String line : Files.readAllLines(file)) {
+                int equals = line.indexOf('=');
+                if (!line.startsWith("#") && equals > 0) {
+                    values.put(line.substring(0, equals).trim(), line.substring(equals + 1).trim());
+                }
+            }
+            return values;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override
