@@ -71,13 +71,7 @@ public final class ProcessTopology implements Topology {
         Steps.inParallel(preparations);
         log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
                 broker.amqpPort(), broker.managementUri());
-        List<ServiceNode> first = new ArrayList<>();
-        for (Service service : Service.values()) {
-            ServiceNode node = addInstance(service);
-            node.start("");
-            first.add(node);
-        }
-        Steps.inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(READY_TIMEOUT)).toList());
+        List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT);
         log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
                 first);
     }
@@ -87,16 +81,7 @@ public final class ProcessTopology implements Topology {
         return List.copyOf(nodes);
     }
 
-    @Override
-    public ServiceNode node(Service service) {
-        return nodes.stream().filter(node -> node.service() == service).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no instance of " + service));
-    }
 
-    @Override
-    public List<ServiceNode> running(Service service) {
-        return nodes.stream().filter(node -> node.service() == service && node.isRunning()).toList();
-    }
 
     @Override
     public ServiceNode addInstance(Service service) {

@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.slf4j.Logger;
@@ -55,5 +58,17 @@ final class Steps {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Starts one instance of every service and waits until all four are ready. */
+    static List<ServiceNode> startFirstInstances(Function<Service, ServiceNode> addInstance, Duration readyTimeout) {
+        List<ServiceNode> first = new ArrayList<>();
+        for (Service service : Service.values()) {
+            ServiceNode node = addInstance.apply(service);
+            node.start("");
+            first.add(node);
+        }
+        inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(readyTimeout)).toList());
+        return first;
     }
 }

@@ -17,10 +17,15 @@ public interface Topology extends AutoCloseable {
     List<ServiceNode> nodes();
 
     /** The first instance of a service. */
-    ServiceNode node(Service service);
+    default ServiceNode node(Service service) {
+        return nodes().stream().filter(node -> node.service() == service).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no instance of " + service));
+    }
 
     /** The instances of a service that run now. */
-    List<ServiceNode> running(Service service);
+    default List<ServiceNode> running(Service service) {
+        return nodes().stream().filter(node -> node.service() == service && node.isRunning()).toList();
+    }
 
     /** A further instance of a service, created but not started (its own port and log). */
     ServiceNode addInstance(Service service);

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -80,8 +81,10 @@ public final class StallingProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
-                    while (link.stalled && !from.isClosed()) {
-                        Thread.sleep(50);
+                    if (link.stalled) {
+                        // Frozen: hold the bytes until the link is closed, then drop them.
+                        link.closed.await();
+                        break;
                     }
                     out.write(buffer, 0, read);
                     out.flush();
@@ -99,6 +102,7 @@ public final class StallingProxy implements AutoCloseable {
     private static final class Link {
         private final Socket client;
         private final Socket upstream;
+        private final CountDownLatch closed = new CountDownLatch(1);
         private volatile boolean stalled;
 
         Link(Socket client, Socket upstream) {
@@ -107,6 +111,7 @@ public final class StallingProxy implements AutoCloseable {
         }
 
         void close() {
+            closed.countDown();
             try {
                 client.close();
             } catch (IOException ignored) {
