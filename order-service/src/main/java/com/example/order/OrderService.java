@@ -51,14 +51,14 @@ public class OrderService {
     public Mono<Placement> place(PlaceOrder command) {
         String fingerprint = command.fingerprint();
         Mono<Placement> placement = orders.insertIfAbsent(command, fingerprint)
-                .flatMap(inserted -> {
-                    OrderCreated event = new OrderCreated(UUID.randomUUID(), inserted.id(), command.userId(),
-                            command.skuIds(), command.couponCode(), inserted.createdAt());
-                    return orders.insertLines(inserted.id(), command.skuIds())
+                .flatMap(order -> {
+                    OrderCreated event = new OrderCreated(UUID.randomUUID(), order.id(), command.userId(),
+                            command.skuIds(), command.couponCode(), order.createdAt());
+                    return orders.insertLines(order.id(), command.skuIds())
                             .then(outbox.append(event, command.traceparent()))
-                            .then(orders.findById(inserted.id()))
-                            .flatMap(order -> orders.recordHistory(order.id(), event.eventId(), event.eventType(),
-                                    OrderStateMachine.State.of(order), null).<Placement>thenReturn(new Placement.Created(order)));
+                            .then(orders.recordHistory(order.id(), event.eventId(), event.eventType(),
+                                    OrderStateMachine.State.of(order), null))
+                            .<Placement>thenReturn(new Placement.Created(order));
                 })
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
         // transactional(Mono) emits only after the commit: the crash point below is really after it.

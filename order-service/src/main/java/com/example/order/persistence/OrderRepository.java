@@ -36,30 +36,28 @@ public class OrderRepository {
         this.db = db;
     }
 
-    /** The id and creation time of a row this call inserted. */
-    public record Inserted(long id, Instant createdAt) {
-    }
-
     /** An order with the fingerprint of the request that created it. */
     public record StoredOrder(Order order, String fingerprint) {
     }
 
     /**
-     * Inserts the order unless the intent exists. Never raises a unique violation (that would abort the
-     * transaction): a conflict simply inserts nothing and returns empty.
+     * Inserts the order unless the intent exists, and returns it as inserted (its lines are the command's, written
+     * next by {@link #insertLines}). Never raises a unique violation (that would abort the transaction): a conflict
+     * simply inserts nothing and returns empty.
      */
-    public Mono<Inserted> insertIfAbsent(PlaceOrder command, String fingerprint) {
+    public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint) {
         DatabaseClient.GenericExecuteSpec insert = db.sql("""
                 insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
                 values (:userId, :key, :fingerprint, :couponCode)
                 on conflict (user_id, idempotency_key) do nothing
-                returning id, created_at""")
+                returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
+                          risk_step, rejection_reason""")
                 .bind("userId", command.userId())
                 .bind("key", command.idempotencyKey())
                 .bind("fingerprint", fingerprint);
         insert = command.couponCode() == null ? insert.bindNull("couponCode", String.class)
                 : insert.bind("couponCode", command.couponCode());
-        return insert.map(row -> new Inserted(row.get("id", Long.class), instant(row, "created_at"))).one();
+        return insert.map(row -> order(row, command.skuIds())).one();
     }
 
     public Mono<Void> insertLines(long orderId, List<Long> skuIds) {
@@ -73,13 +71,13 @@ public class OrderRepository {
 
     public Mono<Order> findById(long orderId) {
         return db.sql(SELECT_ORDER + "where o.id = :id").bind("id", orderId)
-                .map(OrderRepository::order).one();
+                .map(row -> order(row)).one();
     }
 
     /** Reads the order and locks its row until the transaction ends: replies of one order apply one at a time. */
     public Mono<Order> lockById(long orderId) {
         return db.sql(SELECT_ORDER + "where o.id = :id for update of o").bind("id", orderId)
-                .map(OrderRepository::order).one();
+                .map(row -> order(row)).one();
     }
 
     public Mono<Void> updateState(long orderId, OrderStateMachine.State state) {
@@ -123,9 +121,12 @@ public class OrderRepository {
     }
 
     private static Order order(Readable row) {
-        Long[] skuIds = row.get("sku_ids", Long[].class);
+        return order(row, Arrays.asList(row.get("sku_ids", Long[].class)));
+    }
+
+    private static Order order(Readable row, List<Long> skuIds) {
         return new Order(row.get("id", Long.class), row.get("user_id", Long.class),
-                OrderStatus.valueOf(row.get("status", String.class)), Arrays.asList(skuIds),
+                OrderStatus.valueOf(row.get("status", String.class)), skuIds,
                 row.get("coupon_code", String.class), instant(row, "created_at"), instant(row, "updated_at"),
                 StepStatus.valueOf(row.get("inventory_step", String.class)),
                 StepStatus.valueOf(row.get("coupon_step", String.class)),

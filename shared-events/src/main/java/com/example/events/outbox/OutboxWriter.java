@@ -18,6 +18,14 @@ public final class OutboxWriter {
     /** The LISTEN/NOTIFY channel the relay listens on. */
     public static final String CHANNEL = "outbox_events";
 
+    /** The row and its notification (sent at commit) in one statement: one round trip. */
+    private static final String APPEND = """
+            with appended as (
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
+                values (:id, :aggregateType, :aggregateId, :eventType, :exchange, :payload, :traceparent)
+                returning exchange)
+            select pg_notify('%s', exchange) from appended""".formatted(CHANNEL);
+
     private final DatabaseClient db;
 
     public OutboxWriter(DatabaseClient db) {
@@ -32,9 +40,7 @@ public final class OutboxWriter {
      * @param traceparent W3C trace context of the request that caused the event, or null
      */
     public Mono<Void> append(DomainEvent event, String traceparent) {
-        DatabaseClient.GenericExecuteSpec insert = db.sql("""
-                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
-                values (:id, :aggregateType, :aggregateId, :eventType, :exchange, :payload, :traceparent)""")
+        DatabaseClient.GenericExecuteSpec insert = db.sql(APPEND)
                 .bind("id", event.eventId())
                 .bind("aggregateType", event.aggregateType())
                 .bind("aggregateId", event.aggregateId())
@@ -43,7 +49,6 @@ public final class OutboxWriter {
                 .bind("payload", Json.of(EventJson.write(event)));
         insert = traceparent == null ? insert.bindNull("traceparent", String.class)
                 : insert.bind("traceparent", traceparent);
-        return insert.then()
-                .then(db.sql("select pg_notify('" + CHANNEL + "', :exchange)").bind("exchange", event.exchange()).then());
+        return insert.then();
     }
 }
