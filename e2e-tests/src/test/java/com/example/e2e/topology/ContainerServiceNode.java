@@ -154,6 +154,15 @@ final class ContainerServiceNode implements ServiceNode {
         return crashAt;
     }
 
+    /** The container's main process is the JVM (the image's entrypoint execs java); seen from the host's /proc. */
+    @Override
+    public long residentMemoryBytes() {
+        String id = current().containerId();
+        Long pid = docker.state(id).map(state -> state.getPidLong()).filter(hostPid -> hostPid > 0)
+                .orElseThrow(() -> new IllegalStateException(name + " is not running"));
+        return Signals.residentBytes(pid);
+    }
+
     @Override
     public NodeLog log() {
         return log;

@@ -22,8 +22,9 @@ final class PostgresNode implements DatabaseNode {
         this.leftovers = leftovers;
     }
 
-    static PostgresNode start(Path logDir, Leftovers leftovers) {
-        ThrowawayPostgres server = ThrowawayPostgres.start();
+    /** @param durable fsync on, as in production (benchmarks), rather than off (fault tests) */
+    static PostgresNode start(Path logDir, Leftovers leftovers, boolean durable) {
+        ThrowawayPostgres server = ThrowawayPostgres.start(durable);
         PostgresNode node = new PostgresNode(server, logDir.resolve("postgres.log"), leftovers);
         node.rememberPid();
         return node;

@@ -114,6 +114,11 @@ final class ProcessServiceNode implements ServiceNode {
     }
 
     @Override
+    public long residentMemoryBytes() {
+        return Signals.residentBytes(current().pid());
+    }
+
+    @Override
     public NodeLog log() {
         return log;
     }

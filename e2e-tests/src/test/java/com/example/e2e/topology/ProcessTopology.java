@@ -37,15 +37,37 @@ public final class ProcessTopology implements Topology {
     private final Thread shutdownHook = new Thread(this::close, "e2e-topology-stop");
     private volatile PostgresNode database;
     private volatile RabbitNode broker;
+    private final Options options;
     private volatile boolean closed;
+
+    /**
+     * How the processes run besides their Spring settings.
+     *
+     * @param serviceJvmOptions JVM options of every service, after the harness's own (which favour a fast start:
+     *                          {@code -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}); a later option wins
+     * @param durableDatabase   PostgreSQL flushes every commit to disk (fsync on) as in production, instead of
+     *                          skipping fsync as the fault tests do
+     */
+    public record Options(List<String> serviceJvmOptions, boolean durableDatabase) {
+
+        /** What the fault tests use: a fast start and a fast database. */
+        public static Options faultTests() {
+            return new Options(List.of(), false);
+        }
+    }
 
     /**
      * @param serviceSettings Spring properties a scenario suite adds for each service (e.g. risk rules),
      *                        besides the connection settings this driver sets
      */
     public ProcessTopology(HarnessPaths paths, Function<Service, Map<String, Object>> serviceSettings) {
+        this(paths, serviceSettings, Options.faultTests());
+    }
+
+    public ProcessTopology(HarnessPaths paths, Function<Service, Map<String, Object>> serviceSettings, Options options) {
         this.paths = paths;
         this.serviceSettings = serviceSettings;
+        this.options = options;
         this.leftovers = new Leftovers(paths.output().resolve("e2e-run").resolve("pids.tsv"));
         this.classDataSharing = new ClassDataSharing(paths.output().resolve("e2e-run").resolve("cds"),
                 !"false".equals(System.getProperty("e2e.cds")));
@@ -57,7 +79,7 @@ public final class ProcessTopology implements Topology {
         Steps.freshLogDirectory(paths.logs());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         long started = System.nanoTime();
-        database = PostgresNode.start(paths.logs(), leftovers);
+        database = PostgresNode.start(paths.logs(), leftovers, options.durableDatabase());
         for (Service service : Service.values()) {
             DatabaseCreator.ensureExists(database.jdbcUrl(service.database()), database.user(), database.password());
         }
@@ -88,8 +110,10 @@ public final class ProcessTopology implements Topology {
         int number = instanceCounts.merge(service, 1, Integer::sum);
         ClassDataSharing.Launch launch = launches.computeIfAbsent(service,
                 unprepared -> new ClassDataSharing.Launch(paths.jar(unprepared), List.of()));
-        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service, launch, paths.logs(),
-                () -> settingsOf(service), leftovers);
+        List<String> jvmOptions = new ArrayList<>(launch.jvmOptions());
+        jvmOptions.addAll(options.serviceJvmOptions());
+        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service,
+                new ClassDataSharing.Launch(launch.jar(), jvmOptions), paths.logs(), () -> settingsOf(service), leftovers);
         nodes.add(node);
         return node;
     }

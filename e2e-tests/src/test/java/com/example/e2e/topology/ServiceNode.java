@@ -49,6 +49,9 @@ public interface ServiceNode {
     /** The crash points the current (or last) run was started with; empty when none. */
     String crashAt();
 
+    /** The resident set size of the running instance's JVM in bytes (VmRSS), as the operating system counts it. */
+    long residentMemoryBytes();
+
     /** The instance's log, across all its runs. */
     NodeLog log();
 }

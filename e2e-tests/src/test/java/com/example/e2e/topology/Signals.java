@@ -10,7 +10,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** POSIX signals by pid, for processes the JDK cannot stop or pause itself (SIGSTOP, a detached broker). */
+/**
+ * POSIX signals by pid, for processes the JDK cannot stop or pause itself (SIGSTOP, a detached broker),
+ * and what {@code /proc} tells of a process.
+ */
 final class Signals {
 
     private Signals() {
@@ -79,6 +82,24 @@ final class Signals {
             return Optional.of(stat.charAt(stat.lastIndexOf(')') + 2));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /** The process's resident set size in bytes ({@code VmRSS} in {@code /proc/<pid>/status}). */
+    static long residentBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    String[] fields = line.substring("VmRSS:".length()).trim().split("\\s+");
+                    if (!fields[1].equals("kB")) {
+                        throw new IllegalStateException("VmRSS of process " + pid + " in unexpected units: " + line);
+                    }
+                    return Long.parseLong(fields[0]) * 1024;
+                }
+            }
+            throw new IllegalStateException("process " + pid + " has no VmRSS (a kernel thread, or a zombie)");
+        } catch (IOException e) {
+            throw new UncheckedIOException("process " + pid + " is gone", e);
         }
     }
 }

@@ -22,22 +22,34 @@ public final class ThrowawayPostgres implements AutoCloseable {
     private final Path bin;
     private final int port;
     private final boolean asPostgresUser;
+    private final boolean durable;
 
-    private ThrowawayPostgres(Path dir, Path bin, int port, boolean asPostgresUser) {
+    private ThrowawayPostgres(Path dir, Path bin, int port, boolean asPostgresUser, boolean durable) {
         this.dir = dir;
         this.bin = bin;
         this.port = port;
         this.asPostgresUser = asPostgresUser;
+        this.durable = durable;
     }
 
-    /** Creates and starts a new server. */
+    /** Creates and starts a new server that skips fsync: tests want speed, and a crash of the machine loses nothing of theirs. */
     public static ThrowawayPostgres start() {
+        return start(false);
+    }
+
+    /**
+     * Creates and starts a new server.
+     *
+     * @param durable whether commits are flushed to disk as in production (fsync on), as benchmarks need
+     */
+    public static ThrowawayPostgres start(boolean durable) {
         Path bin = findBinaries();
         boolean asPostgresUser = "root".equals(System.getProperty("user.name"));
         try {
             Path dir = Files.createTempDirectory("throwaway-pg-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-            ThrowawayPostgres postgres = new ThrowawayPostgres(dir, bin, TestInfrastructure.freePort(), asPostgresUser);
+            ThrowawayPostgres postgres = new ThrowawayPostgres(dir, bin, TestInfrastructure.freePort(), asPostgresUser,
+                    durable);
             if (asPostgresUser) {
                 postgres.run(List.of("chown", "postgres:postgres", dir.toString()), false);
             }
@@ -68,7 +80,8 @@ public final class ThrowawayPostgres implements AutoCloseable {
     public void startServer() {
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
                 dir.resolve("server.log").toString(), "-w", "-t", "60", "-o",
-                "-p " + port + " -k " + dir + " -c fsync=off -c max_connections=200", "start"), true);
+                "-p " + port + " -k " + dir + " -c fsync=" + (durable ? "on" : "off") + " -c max_connections=200", "start"),
+                true);
     }
 
     /** Immediate shutdown: like a crash, open connections are cut and nothing is flushed politely. */

@@ -1,0 +1,163 @@
+package com.example.e2e.bench;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
+import com.example.e2e.topology.DatabaseNode;
+import com.example.e2e.topology.Service;
+
+/**
+ * End to end at a fixed arrival rate: orders arrive on schedule ({@link OpenLoop}), and each one's way
+ * through the system is read back from the databases afterwards: when its outbox row was written and
+ * marked sent, when each consumer recorded the event as processed, and when the order reached its final
+ * state. The client's clock and PostgreSQL's are the same machine's clock.
+ */
+final class EndToEnd {
+
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
+    /** The share of the pipeline's capacity an open loop may offer: queues stay short, latencies mean something. */
+    static final double UTILISATION = 0.6;
+
+    /** The orders of a run: those arriving during the warm-up are placed, waited for, and not counted. */
+    record Run(List<BenchOrders.Answer> counted, BenchResult.EndToEnd result) {
+    }
+
+    private EndToEnd() {
+    }
+
+    /**
+     * @param capacity orders per second the whole pipeline sustained in a closed loop; the arrival rate is the one
+     *                 asked for, or {@link #UTILISATION} of the capacity where that is less (an open loop above
+     *                 capacity only measures a queue that grows for as long as the run lasts)
+     */
+    static Run run(DatabaseNode database, BenchOrders orders, BenchSettings settings, double capacity)
+            throws SQLException {
+        double rate = Math.min(settings.rate(), Math.floor(UTILISATION * capacity));
+        int warmup = (int) Math.round(rate * settings.e2eWarmup().toSeconds());
+        int counted = (int) Math.round(rate * settings.endToEnd().toSeconds());
+        List<BenchOrders.Answer> answers = OpenLoop.run(rate, warmup + counted, PATIENCE,
+                i -> orders.placeAsync(orders.fresh()));
+        List<BenchOrders.Answer> placed = answers.subList(warmup, answers.size()).stream()
+                .filter(answer -> answer.status() == 201).toList();
+        int failed = counted - placed.size();
+        Long[] orderIds = placed.stream().map(BenchOrders.Answer::orderId).toArray(Long[]::new);
+        try (Connection connection = Sql.connect(database, Service.ORDER)) {
+            try {
+                Awaitility.await("every order reaches its final state").atMost(PATIENCE)
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> notFinal(connection, orderIds) == 0);
+            } catch (ConditionTimeoutException e) {
+                // Reported (not_final), not thrown: the figures of the orders that did finish still tell something.
+            }
+            return new Run(placed, measure(database, connection, placed, orderIds,
+                    new Rates(settings.rate(), capacity, rate, settings.endToEnd().toSeconds(), failed)));
+        }
+    }
+
+    /** How the phase ran, for the result. */
+    private record Rates(double requested, double capacity, double offered, double seconds, int failed) {
+    }
+
+    private static BenchResult.EndToEnd measure(DatabaseNode database, Connection orderDb, List<BenchOrders.Answer> placed,
+            Long[] orderIds, Rates rates) throws SQLException {
+        Map<Long, Instant> answeredAt = new HashMap<>();
+        placed.forEach(answer -> answeredAt.put(answer.orderId(), answer.answeredAt()));
+        List<Long> toFinal = new ArrayList<>();
+        int confirmed = 0;
+        int rejected = 0;
+        int notFinal = 0;
+        try (PreparedStatement query = orderDb.prepareStatement(
+                "select id, status, updated_at from orders where id = any(?)")) {
+            query.setArray(1, orderDb.createArrayOf("bigint", orderIds));
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    String status = rows.getString("status");
+                    if (status.equals("CREATED")) {
+                        notFinal++;
+                        continue;
+                    }
+                    if (status.equals("CONFIRMED")) {
+                        confirmed++;
+                    } else {
+                        rejected++;
+                    }
+                    Instant finalAt = rows.getObject("updated_at", OffsetDateTime.class).toInstant();
+                    toFinal.add(Duration.between(answeredAt.get(rows.getLong("id")), finalAt).toNanos());
+                }
+            }
+        }
+        Map<UUID, Instant> createdAt = new HashMap<>();
+        List<Long> relayLag = new ArrayList<>();
+        try (PreparedStatement query = orderDb.prepareStatement("""
+                select id, created_at, sent_at from outbox_events
+                where event_type = 'OrderCreated' and aggregate_id = any(?)""")) {
+            query.setArray(1, orderDb.createArrayOf("text", placed.stream().map(a -> Long.toString(a.orderId())).toArray()));
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    Instant created = rows.getObject("created_at", OffsetDateTime.class).toInstant();
+                    createdAt.put(rows.getObject("id", UUID.class), created);
+                    OffsetDateTime sent = rows.getObject("sent_at", OffsetDateTime.class);
+                    if (sent != null) {
+                        relayLag.add(Duration.between(created, sent.toInstant()).toNanos());
+                    }
+                }
+            }
+        }
+        Map<String, Latencies> consumerLag = new LinkedHashMap<>();
+        for (Service consumer : List.of(Service.INVENTORY, Service.COUPON, Service.RISK)) {
+            consumerLag.put(consumer.moduleName(), Latencies.ofNanos(consumerLag(database, consumer, createdAt)));
+        }
+        return new BenchResult.EndToEnd(rates.requested(), rates.capacity(), rates.offered(), rates.seconds(),
+                placed.size(), rates.failed(), confirmed, rejected, notFinal, Latencies.ofNanos(toArray(toFinal)), Latencies.ofNanos(toArray(relayLag)),
+                consumerLag);
+    }
+
+    /** From each OrderCreated row's creation to the consumer's processed_events row of that event. */
+    private static long[] consumerLag(DatabaseNode database, Service consumer, Map<UUID, Instant> createdAt)
+            throws SQLException {
+        List<Long> lags = new ArrayList<>();
+        try (Connection connection = Sql.connect(database, consumer);
+                PreparedStatement query = connection.prepareStatement(
+                        "select event_id, processed_at from processed_events where event_id = any(?)")) {
+            Array ids = connection.createArrayOf("uuid", createdAt.keySet().toArray());
+            query.setArray(1, ids);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    Instant processed = rows.getObject("processed_at", OffsetDateTime.class).toInstant();
+                    lags.add(Duration.between(createdAt.get(rows.getObject("event_id", UUID.class)), processed).toNanos());
+                }
+            }
+        }
+        return toArray(lags);
+    }
+
+    private static long notFinal(Connection connection, Long[] orderIds) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "select count(*) from orders where status = 'CREATED' and id = any(?)")) {
+            query.setArray(1, connection.createArrayOf("bigint", orderIds));
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    private static long[] toArray(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).toArray();
+    }
+}
