@@ -49,8 +49,8 @@ final class RelayDrain {
             // What earlier phases wrote leaves first: the backlog must be the relay's only work.
             Awaitility.await("order-service's outbox is empty but for the backlog").atMost(PATIENCE)
                     .until(() -> Sql.count(connection, UNSENT) == 0);
-            // Statistics that know the backlog, as autovacuum's analyze would have by the time a real one is this big:
-            // otherwise the claim query's plan depends on whether it ran during this run.
+            // Statistics that know the backlog, as autovacuum's analyze would have by the time a real one is this big.
+            // (Before the claim query was rewritten, it planned badly without them: see OutboxStore.claim.)
             try (Statement analyze = connection.createStatement()) {
                 analyze.execute("analyze outbox_events");
             }

@@ -36,7 +36,13 @@ final class OutboxStore {
         this.db = db;
     }
 
-    /** Locks up to {@code limit} due rows until the surrounding transaction ends. Call it inside one. */
+    /**
+     * Locks up to {@code limit} due rows until the surrounding transaction ends. Call it inside one. A row is due
+     * when it is the earliest unsent row of its aggregate. That is asked as "is its seq the aggregate's smallest
+     * unsent seq" (a subquery the planner always answers from the aggregate index) rather than "does no earlier
+     * unsent row exist": planned on statistics from before a sudden backlog (the table small, nothing unsent), the
+     * anti-join scanned every unsent row for every candidate, two seconds per batch at 20,000 rows.
+     */
     Flux<OutboxRow> claim(int limit) {
         return db.sql("""
                 select o.id, o.aggregate_type, o.aggregate_id, o.event_type, o.exchange, o.payload::text as payload,
@@ -45,12 +51,11 @@ final class OutboxStore {
                  where o.sent_at is null
                    and o.parked_at is null
                    and o.next_attempt_at <= now()
-                   and not exists (select 1
-                                     from outbox_events earlier
-                                    where earlier.aggregate_type = o.aggregate_type
-                                      and earlier.aggregate_id = o.aggregate_id
-                                      and earlier.sent_at is null
-                                      and earlier.seq < o.seq)
+                   and o.seq = (select min(earlier.seq)
+                                  from outbox_events earlier
+                                 where earlier.aggregate_type = o.aggregate_type
+                                   and earlier.aggregate_id = o.aggregate_id
+                                   and earlier.sent_at is null)
                  order by o.seq
                  limit :limit
                    for update of o skip locked""")
