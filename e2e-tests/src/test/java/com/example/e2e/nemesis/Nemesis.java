@@ -123,13 +123,19 @@ public final class Nemesis {
 
     /**
      * Waits for an armed instance to halt at its crash point: exit code 86 and the service's
-     * "CRASH POINT ... reached" log line. An instance that does not get there within {@code within} is
-     * killed, and the fault is recorded as not having bitten.
+     * "CRASH POINT ... reached" log line. An instance that does not get there within {@code within} of being
+     * ready is killed, and the fault is recorded as not having bitten. The window starts at readiness: on a
+     * loaded machine a start can take over a minute (81 s seen in a CI soak), which must not eat the window.
      */
     public Fault awaitCrash(ServiceNode node, Duration within) {
         Armed armed = armedAt.remove(node);
         if (armed == null) {
             throw new IllegalStateException(node + " was not armed");
+        }
+        try {
+            node.awaitReady(READY_TIMEOUT);
+        } catch (AssertionError | RuntimeException exitedOrNeverReady) {
+            // Halted while starting (some crash points are reached before readiness), or hung: the wait below tells.
         }
         int exit;
         try {
