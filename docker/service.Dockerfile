@@ -15,7 +15,7 @@ ENV SERVER_PORT=${PORT} \
     LANG=C.UTF-8
 USER 10001:10001
 EXPOSE ${PORT}
-# Ready means the database, the broker and the outbox relay are fine (CONTRACT.md: readiness group).
+# Ready means the database, the broker and the outbox relay are fine (docs/contract.md: readiness group).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=180s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${SERVER_PORT} && printf 'GET /actuator/health/readiness HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
 ENTRYPOINT ["sh", "-c", "exec java ${JAVA_OPTS} -jar /app/app.jar"]

@@ -19,8 +19,8 @@ import com.example.events.InventoryRejected;
 import com.example.events.InventoryReserved;
 import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
-import com.example.events.testsupport.ConsumerTestSupport;
-import com.example.events.testsupport.FreshInfrastructure;
+import com.example.testsupport.ConsumerTestSupport;
+import com.example.testsupport.FreshInfrastructure;
 
 /** Reservations as order events drive them, against the real broker and database. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Service;
 
 import com.example.events.DomainEvent;
 import com.example.events.OrderCancelled;
-import com.example.events.inbox.PoisonMessageException;
+import com.example.messaging.inbox.PoisonMessageException;
 import com.example.order.OrderStateMachine.State;
 import com.example.order.OrderStateMachine.Transition;
 import com.example.order.persistence.OrderRepository;

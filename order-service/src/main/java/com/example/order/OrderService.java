@@ -8,8 +8,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.OrderCreated;
-import com.example.events.faults.CrashPoints;
-import com.example.events.outbox.OutboxWriter;
+import com.example.service.faults.CrashPoints;
+import com.example.messaging.outbox.OutboundEvent;
+import com.example.messaging.outbox.OutboxWriter;
+import com.example.service.faults.CrashPoint;
 import com.example.order.persistence.OrderRepository;
 
 import io.micrometer.core.instrument.Counter;
@@ -23,6 +25,10 @@ import reactor.core.publisher.Mono;
  */
 @Service
 public class OrderService {
+
+    /** Where a client's request has made its order but will never hear so: its retry must be a replay. */
+    static final CrashPoint AFTER_COMMIT_BEFORE_RESPONSE = new CrashPoint("order.after-commit-before-response",
+            "order-service, after the order transaction commits, before the HTTP response");
 
     private static final Logger log = LoggerFactory.getLogger(OrderService.class);
 
@@ -55,7 +61,7 @@ public class OrderService {
                     OrderCreated event = new OrderCreated(UUID.randomUUID(), order.id(), command.userId(),
                             command.skuIds(), command.couponCode(), order.createdAt());
                     return orders.insertLines(order.id(), command.skuIds())
-                            .then(outbox.append(event, command.traceparent()))
+                            .then(outbox.append(OutboundEvent.of(event).causedBy(command.traceparent())))
                             .then(orders.recordHistory(order.id(), event.eventId(), event.eventType(),
                                     OrderStateMachine.State.of(order), null))
                             .<Placement>thenReturn(new Placement.Created(order));
@@ -78,7 +84,7 @@ public class OrderService {
         if (placement instanceof Placement.Created) {
             created.increment();
             log.info("Order {} created for user {}", placement.order().id(), placement.order().userId());
-            crashPoints.reach(CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
+            crashPoints.reach(AFTER_COMMIT_BEFORE_RESPONSE);
         } else if (placement instanceof Placement.Replayed) {
             replayed.increment();
             log.debug("Replayed order {} for user {}", placement.order().id(), placement.order().userId());

@@ -19,9 +19,9 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.client.WebClient;
 
-import com.example.events.faults.CrashPoints;
-import com.example.events.testsupport.JavaProcess;
-import com.example.events.testsupport.TestInfrastructure;
+import com.example.service.faults.CrashPoints;
+import com.example.testsupport.JavaProcess;
+import com.example.testsupport.TestInfrastructure;
 
 import tools.jackson.databind.JsonNode;
 
@@ -43,7 +43,7 @@ class OrderCrashAfterCommitIntegrationTests {
                 infrastructure.springProperties(database, infrastructure.createVhost("it-order-crash")));
         properties.put("server.port", port);
         Map<String, Object> crashing = new LinkedHashMap<>(properties);
-        crashing.put("faults.crash-at", CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
+        crashing.put("faults.crash-at", OrderService.AFTER_COMMIT_BEFORE_RESPONSE.name());
         String body = "{\"user_id\": 5, \"sku_ids\": [1, 2], \"idempotency_key\": \"" + UUID.randomUUID() + "\"}";
         WebClient client = WebClient.create("http://localhost:" + port);
 

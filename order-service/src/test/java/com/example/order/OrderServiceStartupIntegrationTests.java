@@ -4,8 +4,8 @@ import java.util.List;
 
 import org.springframework.boot.test.context.SpringBootTest;
 
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.ServiceStartupContract;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.ServiceStartupContract;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure

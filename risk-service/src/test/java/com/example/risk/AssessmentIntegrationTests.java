@@ -18,9 +18,9 @@ import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.events.RiskEvent;
 import com.example.events.RiskRejected;
-import com.example.events.testsupport.ConsumerTestSupport;
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.TestEvents;
+import com.example.testsupport.ConsumerTestSupport;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.Counter;
 

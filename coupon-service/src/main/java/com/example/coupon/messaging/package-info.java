@@ -1,4 +1,4 @@
 /**
- * The order.events binding of coupon-service: its inbox handlers and its reply exchange.
+ * What coupon-service does with the events of order.events: its inbox handlers.
  */
 package com.example.coupon.messaging;

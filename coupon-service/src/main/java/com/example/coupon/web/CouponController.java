@@ -8,9 +8,9 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.example.coupon.CouponCodes;
+import com.example.events.CouponCodes;
 import com.example.coupon.Coupons;
-import com.example.events.web.ApiProblem;
+import com.example.service.web.ApiProblem;
 
 import jakarta.validation.Valid;
 import reactor.core.publisher.Mono;

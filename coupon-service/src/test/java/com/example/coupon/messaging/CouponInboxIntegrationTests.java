@@ -9,8 +9,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import com.example.events.CouponEvent;
 import com.example.events.OrderCreated;
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.InboxContract;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.InboxContract;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @FreshInfrastructure
@@ -46,16 +46,5 @@ class CouponInboxIntegrationTests extends InboxContract {
     @Override
     protected String expectedReply() {
         return "CouponRedeemed";
-    }
-
-    @Override
-    protected OrderCreated businessInvalidOrder() {
-        return new OrderCreated(UUID.randomUUID(), ORDERS.incrementAndGet(), 7L, List.of(1L), "NOT A CODE!",
-                Instant.now());
-    }
-
-    @Override
-    protected String businessInvalidReason() {
-        return "malformed coupon_code 'NOT A CODE!'";
     }
 }

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import org.flywaydb.core.Flyway;
 
 import com.example.e2e.topology.DatabaseNode;
-import com.example.events.database.DatabaseCreator;
+import com.example.service.database.DatabaseCreator;
 
 /**
  * The database ceiling: the order transaction's statements ({@link OrderTransaction}) over plain JDBC,
@@ -24,7 +24,7 @@ final class DatabaseCeiling {
         String url = database.jdbcUrl(DATABASE);
         DatabaseCreator.ensureExists(url, database.user(), database.password());
         Flyway.configure().dataSource(url, database.user(), database.password())
-                .locations(location(repositoryRoot.resolve("shared-events/src/main/resources/db/shared-migration")),
+                .locations(location(repositoryRoot.resolve("shared-events/messaging-starter/src/main/resources/db/shared-migration")),
                         location(repositoryRoot.resolve("order-service/src/main/resources/db/migration")))
                 .load().migrate();
         return ClosedLoop.run("database-ceiling", settings.connections(), settings.warmup(), settings.measure(),

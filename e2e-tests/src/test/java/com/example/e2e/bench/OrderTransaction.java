@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import com.example.events.EventJson;
 import com.example.events.OrderCreated;
-import com.example.events.outbox.OutboxWriter;
+import com.example.messaging.outbox.OutboxWriter;
 
 /**
  * The statements of order-service's order transaction (OrderRepository.insertIfAbsent and insertLines,

@@ -14,7 +14,7 @@ import org.awaitility.Awaitility;
 import com.example.e2e.topology.DatabaseNode;
 import com.example.e2e.topology.Service;
 import com.example.events.OrderEvent;
-import com.example.events.outbox.OutboxWriter;
+import com.example.messaging.outbox.OutboxWriter;
 
 /**
  * The relay drain: a backlog of orders whose OrderCreated rows wait in order-service's outbox, and the time

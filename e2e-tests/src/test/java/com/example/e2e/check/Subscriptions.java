@@ -6,7 +6,7 @@ import java.util.Set;
 import com.example.e2e.topology.Service;
 
 /**
- * Who publishes what and who applies it, as CONTRACT.md's event table says: the exchange each
+ * Who publishes what and who applies it, as docs/contract.md's event table says: the exchange each
  * service's outbox publishes to, and the event types each service records in processed_events.
  */
 final class Subscriptions {

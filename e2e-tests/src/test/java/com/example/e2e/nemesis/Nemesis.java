@@ -31,7 +31,7 @@ public final class Nemesis {
 
     /** The exit status of a JVM killed by SIGKILL (128 + 9). */
     static final int SIGKILL_EXIT = 137;
-    /** The exit status of a crash point (CONTRACT.md). */
+    /** The exit status of a crash point (docs/contract.md). */
     static final int CRASH_EXIT = 86;
 
     private static final Logger log = LoggerFactory.getLogger(Nemesis.class);

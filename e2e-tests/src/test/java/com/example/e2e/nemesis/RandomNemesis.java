@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import com.example.e2e.topology.Service;
 import com.example.e2e.topology.ServiceNode;
 import com.example.e2e.topology.Topology;
-import com.example.events.faults.CrashPoints;
 
 /**
  * The soak's nemesis: one fault after another, from a seed. It first deals a deck that holds every
@@ -67,12 +66,12 @@ public final class RandomNemesis {
 
     private List<Consumer<Nemesis>> deck() {
         List<Consumer<Nemesis>> deck = new ArrayList<>();
-        deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN, true));
-        deck.add(n -> n.crashAt(topology.node(pick(DOWNSTREAM)), CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN,
+        deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN, true));
+        deck.add(n -> n.crashAt(topology.node(pick(DOWNSTREAM)), CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN,
                 true));
-        deck.add(n -> n.crashAt(topology.node(pick(Service.values())), CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK,
+        deck.add(n -> n.crashAt(topology.node(pick(Service.values())), CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK,
                 CRASH_WITHIN, true));
-        deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE, CRASH_WITHIN,
+        deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE, CRASH_WITHIN,
                 true));
         deck.add(n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(3))));
         deck.add(n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(3))));

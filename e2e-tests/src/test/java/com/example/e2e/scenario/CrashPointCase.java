@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.example.e2e.check.Requirement;
-import com.example.events.faults.CrashPoints;
+import com.example.e2e.nemesis.CrashPoint;
 import com.example.e2e.topology.Service;
 
 /**
@@ -18,9 +18,9 @@ record CrashPointCase(Service service, String point) {
     /** Every crash point of the contract in every service that reaches it. */
     static List<CrashPointCase> all() {
         List<CrashPointCase> cases = new ArrayList<>();
-        cases.add(new CrashPointCase(Service.ORDER, CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE));
-        for (String point : List.of(CrashPoints.RELAY_BEFORE_PUBLISH, CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK,
-                CrashPoints.CONSUMER_BEFORE_COMMIT, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
+        cases.add(new CrashPointCase(Service.ORDER, CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE));
+        for (String point : List.of(CrashPoint.RELAY_BEFORE_PUBLISH, CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK,
+                CrashPoint.CONSUMER_BEFORE_COMMIT, CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
             for (Service service : Service.values()) {
                 cases.add(new CrashPointCase(service, point));
             }
@@ -31,11 +31,11 @@ record CrashPointCase(Service service, String point) {
     List<Requirement> requirements() {
         List<Requirement> requirements = new ArrayList<>(List.of(Requirement.crashedAt(service, point)));
         switch (point) {
-            case CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE -> requirements.add(Requirement.replaysAfterRetry());
-            case CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK -> requirements.add(service == Service.ORDER
+            case CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE -> requirements.add(Requirement.replaysAfterRetry());
+            case CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK -> requirements.add(service == Service.ORDER
                     ? Requirement.duplicatesSuppressedIn(Service.INVENTORY, Service.COUPON)
                     : Requirement.duplicatesSuppressedIn(Service.ORDER));
-            case CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK -> requirements.add(Requirement.duplicatesSuppressedIn(service));
+            case CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK -> requirements.add(Requirement.duplicatesSuppressedIn(service));
             default -> {
                 // before publish / before commit: nothing happened yet; the crash itself is the evidence
             }

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import com.example.e2e.topology.Service;
-import com.example.events.faults.CrashPoints;
+import com.example.e2e.nemesis.CrashPoint;
 
 /**
  * The crash-point scenarios cover the contract: every crash point, in every service that reaches it,
@@ -19,13 +19,13 @@ class CrashPointCaseTests {
     @Test
     void everyCrashPointOfTheContractHasScenarios() {
         assertThat(CrashPointCase.all().stream().map(CrashPointCase::point).collect(Collectors.toSet()))
-                .isEqualTo(CrashPoints.KNOWN);
+                .isEqualTo(CrashPoint.ALL);
     }
 
     @Test
     void relayAndConsumerCrashPointsAreCoveredInAllFourServices() {
-        for (String point : List.of(CrashPoints.RELAY_BEFORE_PUBLISH, CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK,
-                CrashPoints.CONSUMER_BEFORE_COMMIT, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
+        for (String point : List.of(CrashPoint.RELAY_BEFORE_PUBLISH, CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK,
+                CrashPoint.CONSUMER_BEFORE_COMMIT, CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
             assertThat(CrashPointCase.all()).filteredOn(crash -> crash.point().equals(point))
                     .extracting(CrashPointCase::service).containsExactlyInAnyOrder(Service.values());
         }
@@ -33,9 +33,9 @@ class CrashPointCaseTests {
 
     @Test
     void aCrashThatLeavesADuplicateRequiresSeeingIt() {
-        CrashPointCase afterAck = new CrashPointCase(Service.RISK, CrashPoints.CONSUMER_AFTER_COMMIT_BEFORE_ACK);
-        CrashPointCase afterConfirm = new CrashPointCase(Service.ORDER, CrashPoints.RELAY_AFTER_PUBLISH_BEFORE_MARK);
-        CrashPointCase beforeResponse = new CrashPointCase(Service.ORDER, CrashPoints.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
+        CrashPointCase afterAck = new CrashPointCase(Service.RISK, CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK);
+        CrashPointCase afterConfirm = new CrashPointCase(Service.ORDER, CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK);
+        CrashPointCase beforeResponse = new CrashPointCase(Service.ORDER, CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE);
 
         assertThat(afterAck.requirements()).extracting(requirement -> requirement.description())
                 .contains("duplicates delivered and suppressed in [risk-service]");

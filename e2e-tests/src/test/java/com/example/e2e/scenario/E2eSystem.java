@@ -112,12 +112,12 @@ final class E2eSystem {
         // unacknowledged messages to another instance.
         settings.put("spring.rabbitmq.requested-heartbeat", "5s");
         // Every duplicate the inbox suppresses is logged at DEBUG: the evidence that duplicates arrived.
-        settings.put("logging.level.com.example.events.inbox.Inbox", "DEBUG");
+        settings.put("logging.level.com.example.messaging.inbox.Inbox", "DEBUG");
         // Recover within seconds of a broker or database outage rather than after the production backoffs.
-        settings.put("outbox.relay.backoff.max", "2s");
-        settings.put("app.inbox.retry.max-backoff", "2s");
+        settings.put("messaging.relay.backoff.max", "2s");
+        settings.put("messaging.inbox.backoff.max", "2s");
         // A backlog after an outage must not make a restarted instance look unready.
-        settings.put("outbox.relay.health.max-unsent-age", "30m");
+        settings.put("messaging.relay.health.max-unsent-age", "30m");
         if (service == Service.RISK) {
             settings.put("risk.blocked-user-ids", rules.blockedUsers().stream().map(String::valueOf)
                     .collect(Collectors.joining(",")));

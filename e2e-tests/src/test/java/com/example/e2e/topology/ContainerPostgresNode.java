@@ -12,7 +12,7 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 import org.testcontainers.containers.Network;
 
-import com.example.events.testsupport.TestInfrastructure;
+import com.example.testsupport.TestInfrastructure;
 
 /**
  * The harness's PostgreSQL server as a container (network alias {@code postgres}). A stop is {@code docker

@@ -19,7 +19,7 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 import org.testcontainers.containers.Network;
 
-import com.example.events.testsupport.TestInfrastructure;
+import com.example.testsupport.TestInfrastructure;
 
 /**
  * The harness's RabbitMQ node as a container (network alias and host name {@code rabbitmq}), with the

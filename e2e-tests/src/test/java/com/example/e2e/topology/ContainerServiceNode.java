@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import org.testcontainers.containers.Network;
 
-import com.example.events.testsupport.TestInfrastructure;
+import com.example.testsupport.TestInfrastructure;
 
 /**
  * A service instance as a container of the service's image. A container's environment is fixed when it is

@@ -22,7 +22,7 @@ import org.testcontainers.containers.Network;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import com.example.events.database.DatabaseCreator;
+import com.example.service.database.DatabaseCreator;
 
 /**
  * The {@code containers} driver: PostgreSQL, RabbitMQ and the four services as Docker containers on a network
@@ -135,7 +135,7 @@ public final class ContainerTopology implements Topology {
 
     /**
      * A service container's environment: where the database and broker are inside the network (the variables
-     * of service-defaults.yml), the suite's Spring properties under their exact names, and JVM options.
+     * of the starters' defaults), the suite's Spring properties under their exact names, and JVM options.
      */
     private Map<String, String> environmentOf(Service service) {
         Map<String, String> environment = new LinkedHashMap<>();

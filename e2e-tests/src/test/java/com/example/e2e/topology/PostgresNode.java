@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 
-import com.example.events.testsupport.ThrowawayPostgres;
+import com.example.testsupport.ThrowawayPostgres;
 
 /** The harness's own PostgreSQL server (initdb into a temp dir, a free port), never the machine's. */
 final class PostgresNode implements DatabaseNode {

@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import com.example.events.testsupport.JavaProcess;
-import com.example.events.testsupport.TestInfrastructure;
+import com.example.testsupport.JavaProcess;
+import com.example.testsupport.TestInfrastructure;
 
 /** A service instance as a child JVM running the service's executable jar. */
 final class ProcessServiceNode implements ServiceNode {

@@ -13,8 +13,8 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.example.events.database.DatabaseCreator;
-import com.example.events.testsupport.TestInfrastructure;
+import com.example.service.database.DatabaseCreator;
+import com.example.testsupport.TestInfrastructure;
 
 /**
  * The {@code processes} driver: a throw-away PostgreSQL server and RabbitMQ node of its own, and the
@@ -152,7 +152,7 @@ public final class ProcessTopology implements Topology {
     }
 
     private Map<String, Object> databaseSettings() {
-        return Map.of("app.db.host", "localhost", "app.db.port", database.port());
+        return Map.of("service.database.host", "localhost", "service.database.port", database.port());
     }
 
     @Override

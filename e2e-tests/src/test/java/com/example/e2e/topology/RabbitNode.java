@@ -3,7 +3,7 @@ package com.example.e2e.topology;
 import java.net.URI;
 import java.nio.file.Path;
 
-import com.example.events.testsupport.ThrowawayRabbit;
+import com.example.testsupport.ThrowawayRabbit;
 
 /**
  * The harness's own RabbitMQ node (a {@link ThrowawayRabbit}: own node name, ports and data), with the

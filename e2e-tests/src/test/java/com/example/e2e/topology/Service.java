@@ -1,7 +1,7 @@
 package com.example.e2e.topology;
 
 /**
- * The four services as CONTRACT.md names them: the executable jar's module, the database each owns,
+ * The four services as docs/contract.md names them: the executable jar's module, the database each owns,
  * and the port it uses in a normal deployment (the harness gives every instance a free port instead).
  */
 public enum Service {

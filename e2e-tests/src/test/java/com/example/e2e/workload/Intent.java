@@ -17,7 +17,7 @@ public record Intent(int number, long userId, List<Long> skuIds, String couponCo
         skuIds = List.copyOf(skuIds);
     }
 
-    /** The request body of POST /orders (CONTRACT.md); built by hand so an invalid coupon code stays invalid. */
+    /** The request body of POST /orders (docs/contract.md); built by hand so an invalid coupon code stays invalid. */
     public String requestBody() {
         StringBuilder json = new StringBuilder("{\"user_id\": ").append(userId).append(", \"sku_ids\": ")
                 .append(skuIds).append(", \"idempotency_key\": \"").append(idempotencyKey).append('"');

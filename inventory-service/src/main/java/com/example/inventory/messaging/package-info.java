@@ -1,4 +1,4 @@
 /**
- * The order.events binding of inventory-service: its inbox handlers and its reply exchange.
+ * What inventory-service does with the events of order.events: its inbox handlers.
  */
 package com.example.inventory.messaging;

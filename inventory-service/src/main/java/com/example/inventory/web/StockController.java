@@ -8,7 +8,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.example.events.web.ApiProblem;
+import com.example.service.web.ApiProblem;
 import com.example.inventory.Inventory;
 
 import jakarta.validation.Valid;

@@ -9,8 +9,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import com.example.events.InventoryEvent;
 import com.example.events.OrderCreated;
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.InboxContract;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.InboxContract;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @FreshInfrastructure
@@ -45,15 +45,5 @@ class InventoryInboxIntegrationTests extends InboxContract {
     @Override
     protected String expectedReply() {
         return "InventoryReserved";
-    }
-
-    @Override
-    protected OrderCreated businessInvalidOrder() {
-        return new OrderCreated(UUID.randomUUID(), ORDERS.incrementAndGet(), 7L, List.of(), null, Instant.now());
-    }
-
-    @Override
-    protected String businessInvalidReason() {
-        return "has no sku_ids";
     }
 }

@@ -14,8 +14,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.events.InventoryEvent;
 import com.example.events.OrderCreated;
-import com.example.events.testsupport.ConsumerTestSupport;
-import com.example.events.testsupport.FreshInfrastructure;
+import com.example.testsupport.ConsumerTestSupport;
+import com.example.testsupport.FreshInfrastructure;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure

@@ -1,4 +1,4 @@
 /**
- * The replies of inventory, coupon and risk, bound through the shared inbox to the order's state machine.
+ * The replies of inventory, coupon and risk, handled through the shared inbox by the order's state machine.
  */
 package com.example.order.messaging;

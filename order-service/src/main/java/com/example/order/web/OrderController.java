@@ -15,8 +15,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.example.events.web.ApiProblem;
-import com.example.events.web.ProblemType;
+import com.example.service.web.ApiProblem;
 import com.example.order.OrderService;
 import com.example.order.PlaceOrder;
 import com.example.order.Placement;
@@ -67,7 +66,7 @@ class OrderController {
         if (placement instanceof Placement.Replayed) {
             return ResponseEntity.status(HttpStatus.OK).header(REPLAYED, "true").body(body);
         }
-        throw new ApiProblem(ProblemType.IDEMPOTENCY_KEY_REUSED, "idempotency_key was already used by this user "
+        throw new ApiProblem(OrderProblem.IDEMPOTENCY_KEY_REUSED, "idempotency_key was already used by this user "
                 + "for a different request (order " + body.orderId() + "); use a new key for a new order");
     }
 

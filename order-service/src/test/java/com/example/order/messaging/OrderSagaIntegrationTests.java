@@ -33,8 +33,8 @@ import com.example.events.InventoryReserved;
 import com.example.events.OrderCancelled;
 import com.example.events.RiskApproved;
 import com.example.events.RiskRejected;
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.TestEvents;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;

@@ -28,7 +28,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import com.example.events.EventJson;
 import com.example.events.OrderCreated;
-import com.example.events.testsupport.FreshInfrastructure;
+import com.example.testsupport.FreshInfrastructure;
 
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;

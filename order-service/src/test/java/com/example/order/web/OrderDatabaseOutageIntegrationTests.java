@@ -15,9 +15,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.TestInfrastructure;
-import com.example.events.testsupport.ThrowawayPostgres;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.TestInfrastructure;
+import com.example.testsupport.ThrowawayPostgres;
 
 /** The database goes away under a running service: clients get 503s, then the service recovers by itself. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)

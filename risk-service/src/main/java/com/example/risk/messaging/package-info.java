@@ -1,4 +1,4 @@
 /**
- * The order.events binding of risk-service: its inbox handler and its reply exchange.
+ * What risk-service does with the events of order.events: its inbox handlers.
  */
 package com.example.risk.messaging;

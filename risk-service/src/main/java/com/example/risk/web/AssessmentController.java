@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.example.events.web.ApiProblem;
+import com.example.service.web.ApiProblem;
 import com.example.risk.RiskAssessor;
 
 import reactor.core.publisher.Mono;

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.example.events.OrderCreated;
 import com.example.events.RiskEvent;
-import com.example.events.testsupport.InboxFaultContract;
-import com.example.events.testsupport.ServiceDatabase;
+import com.example.testsupport.InboxFaultContract;
+import com.example.testsupport.ServiceDatabase;
 
 class RiskFaultIntegrationTests extends InboxFaultContract {
 

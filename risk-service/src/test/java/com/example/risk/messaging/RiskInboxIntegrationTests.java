@@ -9,8 +9,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import com.example.events.OrderCreated;
 import com.example.events.RiskEvent;
-import com.example.events.testsupport.FreshInfrastructure;
-import com.example.events.testsupport.InboxContract;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.InboxContract;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @FreshInfrastructure
@@ -43,15 +43,5 @@ class RiskInboxIntegrationTests extends InboxContract {
     @Override
     protected String expectedReply() {
         return "RiskApproved";
-    }
-
-    @Override
-    protected OrderCreated businessInvalidOrder() {
-        return new OrderCreated(UUID.randomUUID(), ORDERS.incrementAndGet(), 7L, List.of(), null, Instant.now());
-    }
-
-    @Override
-    protected String businessInvalidReason() {
-        return "has no sku_ids";
     }
 }

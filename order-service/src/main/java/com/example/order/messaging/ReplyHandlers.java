@@ -1,0 +1,34 @@
+package com.example.order.messaging;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import com.example.events.CouponEvent;
+import com.example.events.InventoryEvent;
+import com.example.events.RiskEvent;
+import com.example.messaging.inbox.EventHandler;
+import com.example.order.OrderSaga;
+
+/**
+ * Every reply of inventory, coupon and risk goes to the order's saga. One handler per producer's family: the
+ * inbox subscribes order-service to {@code inventory.events}, {@code coupon.events} and {@code risk.events}
+ * (one queue each, {@code <exchange>.order-service}).
+ */
+@Configuration(proxyBeanMethods = false)
+class ReplyHandlers {
+
+    @Bean
+    EventHandler<InventoryEvent> inventoryReplies(OrderSaga saga) {
+        return EventHandler.of(InventoryEvent.class, saga::apply);
+    }
+
+    @Bean
+    EventHandler<CouponEvent> couponReplies(OrderSaga saga) {
+        return EventHandler.of(CouponEvent.class, saga::apply);
+    }
+
+    @Bean
+    EventHandler<RiskEvent> riskReplies(OrderSaga saga) {
+        return EventHandler.of(RiskEvent.class, saga::apply);
+    }
+}

@@ -1,0 +1,15 @@
+package com.example.order.web;
+
+import org.springframework.http.HttpStatus;
+
+import com.example.service.web.ProblemType;
+
+/** The errors of the orders API beside the standard ones (docs/contract.md, "POST /orders"). */
+final class OrderProblem {
+
+    static final ProblemType IDEMPOTENCY_KEY_REUSED = new ProblemType("idempotency-key-reused",
+            HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency key reused with a different request", false);
+
+    private OrderProblem() {
+    }
+}

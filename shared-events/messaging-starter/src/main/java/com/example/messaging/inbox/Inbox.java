@@ -1,0 +1,241 @@
+package com.example.messaging.inbox;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.messaging.Message;
+
+import com.example.events.DomainEvent;
+import com.example.events.EventHeaders;
+import com.example.events.EventTypes;
+import com.example.service.failure.Failures;
+import com.example.service.faults.CrashPoints;
+
+/**
+ * Applies each event of the service's one imperative {@code Consumer<Message<byte[]>>} binding
+ * ({@code inbox-in-0}) exactly once: the effect, its replies (outbox rows) and the event's processed_events
+ * row commit in one R2DBC transaction, the listener thread waits for it (bounded), and only then is the
+ * message acknowledged. A service declares {@link EventHandler} beans and nothing else: the inbox is the
+ * function bean {@code inbox}, and {@link InboxBinding} subscribes it to what the handlers handle.
+ *
+ * <h2>Outcomes</h2>
+ * <ul>
+ * <li><b>New event</b>: applied, committed, then acknowledged. A crash between commit and ack makes
+ * the broker redeliver it; the redelivery is a duplicate.</li>
+ * <li><b>Duplicate</b> (its id is in processed_events): acknowledged without effect, counted in
+ * {@code events.duplicates}, logged at DEBUG.</li>
+ * <li><b>Known type without a handler</b> (the service does not care): acknowledged without effect.</li>
+ * <li><b>Poison</b> (no or bad {@code message_id}, unknown {@code event_type}, unreadable body,
+ * business-invalid payload, or a failure that recurs while the database answers): straight to the
+ * dead-letter queue with the reason in {@value EventHeaders#POISON_REASON}; never retried.</li>
+ * <li><b>Infrastructure failure</b> (database down, pool exhausted, deadlock): retried here, in the
+ * listener thread, without limit, with capped exponential backoff, until it succeeds.</li>
+ * </ul>
+ *
+ * <h2>Why the binder is configured as it is (the messaging starter's defaults)</h2>
+ * The RabbitMQ binder gives three ways to deal with a listener exception, and none of them may see
+ * a database outage:
+ * <ul>
+ * <li>Binder retry ({@code maxAttempts > 1}) is in-memory and bounded; once exhausted, the recoverer
+ * hands the message to the binding's error channel, where the {@code republishToDlq} handler publishes
+ * it to the DLQ and acknowledges it. An outage longer than the retry window would move every waiting
+ * event to the DLQ (and with {@code autoBindDlq=false} the republish goes nowhere: the message is
+ * acknowledged and lost, docs/architecture.md, rule 4).</li>
+ * <li>Requeueing does not help either. With {@code republishToDlq=true} the error handler dead-letters
+ * every exception except {@code ImmediateAcknowledgeAmqpException} (which acknowledges, i.e. drops);
+ * it does not look for {@code ImmediateRequeueAmqpException}. With {@code republishToDlq=false} and
+ * {@code requeueRejected=true} the message comes straight back with no backoff (a hot loop), each
+ * redelivery raises the quorum queue's delivery count until {@code x-delivery-limit} dead-letters it
+ * anyway, and a broker-dead-lettered message cannot carry the poison reason.</li>
+ * <li>So the binding runs with {@code maxAttempts=1}, {@code republishToDlq=true},
+ * {@code autoBindDlq=true} and manual acknowledgements, and this class never lets an infrastructure
+ * failure escape. While it retries, the message stays unacknowledged on this consumer: the broker
+ * neither redelivers it nor counts a delivery. Only {@link PoisonMessageException} escapes; with one
+ * attempt it goes directly to the error handler, which publishes the raw message (with our header,
+ * plus the binder's {@code x-exception-message}) to {@code <queue>.dlq} with publisher confirms and then
+ * acknowledges the original.</li>
+ * </ul>
+ * Manual acknowledgements matter for shutdown: the listener container interrupts a thread still busy
+ * after its shutdown timeout; the inbox then nacks the message with requeue, so it returns to the
+ * queue instead of reaching the error handler (and the DLQ). The quorum queue's delivery limit counts
+ * such returns and deliveries to consumers that died; it is the broker's safety net for a message that
+ * kills its consumer every time, so it should be well above the number of restarts an outage can
+ * cause. An outage longer than RabbitMQ's {@code consumer_timeout} (30 minutes by default) makes the
+ * broker close the channel: the message is redelivered (one more delivery) and the late ack fails,
+ * which is harmless because the redelivery is then a duplicate.
+ */
+public final class Inbox implements Consumer<Message<byte[]>> {
+
+    private static final Logger log = LoggerFactory.getLogger(Inbox.class);
+
+    /** The header under which the binder exposes the raw AMQP message (bindSourceMessage). */
+    private static final String SOURCE_DATA = "sourceData";
+
+    private final Map<String, EventHandler<?>> handlers;
+    private final InboxTransaction transaction;
+    private final FailureClassifier failures;
+    private final CrashPoints crashPoints;
+    private final InboxMetrics metrics;
+    private final InboxProperties properties;
+
+    Inbox(Collection<EventHandler<?>> handlers, InboxTransaction transaction, FailureClassifier failures,
+            CrashPoints crashPoints, InboxMetrics metrics, InboxProperties properties) {
+        this.handlers = byEventType(handlers);
+        this.transaction = transaction;
+        this.failures = failures;
+        this.crashPoints = crashPoints;
+        this.metrics = metrics;
+        this.properties = properties;
+    }
+
+    /**
+     * Handles one delivery; returns once it is acknowledged (or handed back to the broker).
+     *
+     * @throws PoisonMessageException for a message that belongs in the dead-letter queue
+     */
+    @Override
+    public void accept(Message<byte[]> message) {
+        Acknowledgement delivery = Acknowledgement.of(message);
+        InboundEvent event;
+        try {
+            event = InboundEvent.from(message);
+        } catch (PoisonMessageException poison) {
+            throw deadLetter(message, poison);
+        }
+        EventHandler<?> handler = handlers.get(event.type());
+        if (handler == null) {
+            log.debug("Event {} ({}) has no handler here: acknowledged without effect", event.id(), event.type());
+            metrics.ignored(event.type());
+            delivery.ack();
+            return;
+        }
+        Optional<Boolean> applied = applyUntilDone(message, event, handler);
+        if (applied.isEmpty()) {
+            delivery.requeue();
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (applied.get()) {
+            metrics.applied(event.type());
+            crashPoints.reach(ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK);
+        } else {
+            log.debug("Duplicate event {} ({}) acknowledged without effect", event.id(), event.type());
+            metrics.duplicate(event.type());
+        }
+        delivery.ack();
+    }
+
+    /**
+     * Runs the transaction until it commits. Empty when the listener is being stopped before that.
+     *
+     * @throws PoisonMessageException when the failure is not transient
+     */
+    private Optional<Boolean> applyUntilDone(Message<byte[]> message, InboundEvent event, EventHandler<?> handler) {
+        for (int attempt = 1;; attempt++) {
+            try {
+                Boolean applied = transaction.apply(event, handler).timeout(properties.transactionTimeout()).block();
+                if (attempt > 1) {
+                    log.info("Event {} ({}) went through at attempt {}", event.id(), event.type(), attempt);
+                }
+                return Optional.of(Boolean.TRUE.equals(applied));
+            } catch (RuntimeException failure) {
+                switch (failures.classify(failure)) {
+                    case POISON -> throw deadLetter(message, poison(failure));
+                    case INTERRUPTED -> {
+                        log.info("Stopping while event {} ({}) was not applied: it goes back to the queue",
+                                event.id(), event.type());
+                        return Optional.empty();
+                    }
+                    case TRANSIENT -> {
+                        metrics.retried(event.type());
+                        Duration backoff = properties.backoff().delayAfter(attempt);
+                        logRetry(event, attempt, backoff, failure);
+                        if (!pause(backoff)) {
+                            log.info("Stopping while event {} ({}) waits for the database: it goes back to the queue",
+                                    event.id(), event.type());
+                            return Optional.empty();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static PoisonMessageException poison(RuntimeException failure) {
+        return failure instanceof PoisonMessageException poison ? poison
+                : new PoisonMessageException("failed while the database answers: " + failure, failure);
+    }
+
+    /**
+     * Puts the reason on the raw AMQP message, which the binder's error handler republishes to the
+     * dead-letter queue as it is, and returns the exception that sends it there.
+     */
+    private PoisonMessageException deadLetter(Message<byte[]> message, PoisonMessageException poison) {
+        String type = InboundEvent.typeOf(message);
+        metrics.poison(type);
+        log.warn("Poison message {} ({}) goes to the dead-letter queue: {}", InboundEvent.idOf(message), type,
+                poison.getMessage());
+        if (message.getHeaders().get(SOURCE_DATA) instanceof org.springframework.amqp.core.Message raw) {
+            raw.getMessageProperties().setHeader(EventHeaders.POISON_REASON, poison.getMessage());
+        }
+        return poison;
+    }
+
+    private static void logRetry(InboundEvent event, int attempt, Duration backoff, RuntimeException failure) {
+        // First failure and every tenth: an outage of minutes should not flood the log.
+        if (attempt == 1 || attempt % 10 == 0) {
+            log.warn("Event {} ({}) not applied (attempt {}), retrying in {} until the database is back: {}",
+                    event.id(), event.type(), attempt, backoff, Failures.describe(failure));
+        } else {
+            log.debug("Event {} ({}) not applied (attempt {}): {}", event.id(), event.type(), attempt,
+                    Failures.describe(failure));
+        }
+    }
+
+    /** False when interrupted: the listener container is stopping. */
+    private static boolean pause(Duration backoff) {
+        try {
+            Thread.sleep(backoff.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            return false;
+        }
+    }
+
+    /**
+     * What the handlers subscribe to: for each exchange, the event types (routing keys) handled, in name order.
+     */
+    Map<String, Set<String>> subscriptions() {
+        Map<String, Set<String>> subscriptions = new TreeMap<>();
+        handlers.keySet().forEach(eventType -> subscriptions
+                .computeIfAbsent(EventTypes.exchangeOf(EventTypes.forName(eventType).orElseThrow()),
+                        exchange -> new TreeSet<>())
+                .add(eventType));
+        return subscriptions;
+    }
+
+    /** Each event record to the handler that handles it, directly or through its family. */
+    private static Map<String, EventHandler<?>> byEventType(Collection<EventHandler<?>> handlers) {
+        Map<String, EventHandler<?>> byType = new LinkedHashMap<>();
+        for (EventHandler<?> handler : handlers) {
+            for (Class<? extends DomainEvent> record : EventTypes.recordsOf(handler.eventType())) {
+                EventHandler<?> other = byType.putIfAbsent(record.getSimpleName(), handler);
+                if (other != null) {
+                    throw new IllegalStateException("two handlers for " + record.getSimpleName() + ": " + other
+                            + " and " + handler);
+                }
+            }
+        }
+        return Collections.unmodifiableMap(byType);
+    }
+}

@@ -1,0 +1,92 @@
+package com.example.messaging.inbox;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerProperties;
+import org.springframework.cloud.stream.config.BindingServiceProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.example.messaging.outbox.OutboxAutoConfiguration;
+import com.example.messaging.outbox.OutboxWriter;
+import com.example.messaging.support.Janitor;
+import com.example.service.faults.CrashPoint;
+import com.example.service.faults.CrashPoints;
+import com.rabbitmq.client.Channel;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.r2dbc.spi.ConnectionFactory;
+
+/**
+ * Gives a service with R2DBC and the RabbitMQ binder that declares {@link EventHandler} beans its {@link Inbox}
+ * (the function bean {@code inbox}) and the binding subscribed to what the handlers handle; every service with
+ * a database the janitor of processed event ids and the inbox's crash points.
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class, afterName = {
+        "org.springframework.boot.r2dbc.autoconfigure.R2dbcTransactionManagerAutoConfiguration",
+        "org.springframework.cloud.stream.config.BindingServiceConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass({ Channel.class, MeterRegistry.class, TransactionalOperator.class })
+@ConditionalOnBean({ ConnectionFactory.class, ReactiveTransactionManager.class, OutboxWriter.class })
+@EnableConfigurationProperties(InboxProperties.class)
+public class InboxAutoConfiguration {
+
+    @Bean
+    CrashPoint consumerBeforeCommitCrashPoint() {
+        return ConsumerCrashPoints.BEFORE_COMMIT;
+    }
+
+    @Bean
+    CrashPoint consumerAfterCommitBeforeAckCrashPoint() {
+        return ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK;
+    }
+
+    /** Every service has processed_events (the shared migration), whether or not it consumes anything yet. */
+    @Bean
+    @ConditionalOnMissingBean(name = "processedEventsJanitor")
+    Janitor processedEventsJanitor(ConnectionFactory connectionFactory, InboxProperties properties) {
+        InboxProperties.Retention retention = properties.retention();
+        ProcessedEvents processed = new ProcessedEvents(DatabaseClient.create(connectionFactory));
+        return new Janitor("processed event ids older than " + retention.age(),
+                () -> processed.forgetOlderThan(retention.age(), retention.batchSize()), retention.batchSize(),
+                retention.interval(), properties.transactionTimeout());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(EventHandler.class)
+    static class InboxConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        Inbox inbox(ObjectProvider<EventHandler<?>> handlers, ConnectionFactory connectionFactory,
+                ReactiveTransactionManager transactionManager, OutboxWriter outbox, CrashPoints crashPoints,
+                ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties) {
+            // A client on the same ConnectionFactory joins the transaction the operator opens.
+            DatabaseClient db = DatabaseClient.create(connectionFactory);
+            InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
+                    TransactionalOperator.create(transactionManager), outbox, crashPoints);
+            FailureClassifier failures = new FailureClassifier(new DatabaseProbe(db, properties.probeTimeout()));
+            InboxMetrics metrics = new InboxMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry));
+            return new Inbox(handlers.orderedStream().toList(), transaction, failures, crashPoints, metrics, properties);
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass({ BindingServiceProperties.class, RabbitConsumerProperties.class })
+        static class BindingConfiguration {
+
+            @Bean
+            @ConditionalOnBean(BindingServiceProperties.class)
+            InboxBinding inboxBinding(Inbox inbox, BindingServiceProperties bindings) {
+                return new InboxBinding(inbox, bindings);
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package com.example.messaging.inbox;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.cloud.stream.binder.Binder;
+import org.springframework.cloud.stream.binder.BinderCustomizer;
+import org.springframework.cloud.stream.binder.ExtendedPropertiesBinder;
+import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerProperties;
+import org.springframework.cloud.stream.config.BindingProperties;
+import org.springframework.cloud.stream.config.BindingServiceProperties;
+
+/**
+ * Subscribes the inbox's binding ({@value #NAME}) to what the service's handlers handle, so that no service
+ * writes binding configuration: the destinations are the exchanges of the handled events, the binding routing
+ * keys their types; the group (the service's name) and everything else come from the starter's defaults. With
+ * the group, the binder names each queue {@code <exchange>.<service name>} and its dead-letter queue
+ * {@code <exchange>.<service name>.dlq}. A destination set explicitly in the configuration wins.
+ */
+final class InboxBinding implements BinderCustomizer {
+
+    static final String NAME = "inbox-in-0";
+
+    private static final Logger log = LoggerFactory.getLogger(InboxBinding.class);
+
+    private final String routingKeys;
+
+    InboxBinding(Inbox inbox, BindingServiceProperties bindings) {
+        Map<String, Set<String>> subscriptions = inbox.subscriptions();
+        Set<String> types = new TreeSet<>();
+        subscriptions.values().forEach(types::addAll);
+        this.routingKeys = String.join(",", types);
+        BindingProperties binding = bindings.getBindingProperties(NAME);
+        if (binding.getDestination() == null || NAME.equals(binding.getDestination())) {
+            binding.setDestination(String.join(",", subscriptions.keySet()));
+        }
+        log.info("Inbox subscribes group {} to {}", binding.getGroup(), subscriptions);
+    }
+
+    /** The binder reads the extended (RabbitMQ) properties when it binds, after this. */
+    @Override
+    public void customize(Binder<?, ?, ?> binder, String binderName) {
+        if (binder instanceof ExtendedPropertiesBinder<?, ?, ?> extended
+                && extended.getExtendedConsumerProperties(NAME) instanceof RabbitConsumerProperties rabbit
+                && rabbit.getBindingRoutingKey() == null) {
+            rabbit.setBindingRoutingKey(routingKeys);
+            rabbit.setBindingRoutingKeyDelimiter(",");
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package com.example.messaging.inbox;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import com.example.messaging.support.Backoff;
+import com.example.messaging.support.Settings;
+
+/**
+ * Settings of the inbox ({@code messaging.inbox.*}). Attempts at a transaction that fails for lack of a database
+ * are unlimited; only the pause between them is bounded.
+ *
+ * @param transactionTimeout how long the listener thread waits for one inbox transaction
+ * @param probeTimeout       how long to wait for the database to answer when judging an unknown failure
+ * @param backoff            pause between attempts while the database is unavailable
+ * @param retention          how long processed event ids are remembered
+ */
+@ConfigurationProperties("messaging.inbox")
+public record InboxProperties(
+        @DefaultValue("30s") Duration transactionTimeout,
+        @DefaultValue("2s") Duration probeTimeout,
+        @DefaultValue @NestedConfigurationProperty Backoff backoff,
+        @DefaultValue Retention retention) {
+
+    public InboxProperties {
+        Settings.requirePositive(transactionTimeout, "messaging.inbox.transaction-timeout");
+        Settings.requirePositive(probeTimeout, "messaging.inbox.probe-timeout");
+    }
+
+    /**
+     * @param age       processed event ids older than this are forgotten; longer than any redelivery window
+     * @param interval  how often the janitor looks
+     * @param batchSize ids deleted per statement
+     */
+    public record Retention(
+            @DefaultValue("30d") Duration age,
+            @DefaultValue("10m") Duration interval,
+            @DefaultValue("1000") int batchSize) {
+
+        public Retention {
+            Settings.requirePositive(age, "messaging.inbox.retention.age");
+            Settings.requirePositive(interval, "messaging.inbox.retention.interval");
+            Settings.require(batchSize >= 1, "messaging.inbox.retention.batch-size must be at least 1");
+        }
+    }
+}

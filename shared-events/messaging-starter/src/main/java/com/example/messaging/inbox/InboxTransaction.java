@@ -1,0 +1,50 @@
+package com.example.messaging.inbox;
+
+import org.reactivestreams.Publisher;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.example.events.DomainEvent;
+import com.example.messaging.outbox.OutboundEvent;
+import com.example.messaging.outbox.OutboxWriter;
+import com.example.service.faults.CrashPoints;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * One inbox transaction: claim the event id in processed_events, and only if the claim is new apply
+ * the handler's effect and append its replies to the outbox. A duplicate costs one insert that conflicts.
+ */
+final class InboxTransaction {
+
+    private final ProcessedEvents processed;
+    private final TransactionalOperator transactional;
+    private final OutboxWriter outbox;
+    private final CrashPoints crashPoints;
+
+    InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
+            CrashPoints crashPoints) {
+        this.processed = processed;
+        this.transactional = transactional;
+        this.outbox = outbox;
+        this.crashPoints = crashPoints;
+    }
+
+    /** Emits true when the effect was applied and committed, false when the event had been processed before. */
+    Mono<Boolean> apply(InboundEvent event, EventHandler<?> handler) {
+        Mono<Boolean> work = processed.claim(event)
+                .flatMap(claimed -> claimed ? applyEffect(event, handler).thenReturn(true) : Mono.just(false));
+        return transactional.transactional(work);
+    }
+
+    private Mono<Void> applyEffect(InboundEvent event, EventHandler<?> handler) {
+        return Flux.from(dispatch(handler, event.event()))
+                .concatMap(reply -> outbox.append(OutboundEvent.of(reply).causedBy(event.traceparent())))
+                .then(Mono.fromRunnable(() -> crashPoints.reach(ConsumerCrashPoints.BEFORE_COMMIT)));
+    }
+
+    private static <E extends DomainEvent> Publisher<? extends DomainEvent> dispatch(EventHandler<E> handler,
+            DomainEvent event) {
+        return handler.handle(handler.eventType().cast(event));
+    }
+}

@@ -1,0 +1,52 @@
+package com.example.messaging.inbox;
+
+import java.time.Duration;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * The {@code processed_events} table: which event ids this service has applied. The claim is
+ * {@code ON CONFLICT DO NOTHING} and never a caught unique violation, which in PostgreSQL would abort the
+ * transaction (docs/architecture.md, rule 2); two deliveries of one event racing in two transactions
+ * serialize on the primary key: the second waits for the first and then conflicts.
+ */
+final class ProcessedEvents {
+
+    private final DatabaseClient db;
+
+    ProcessedEvents(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** Emits true when the id is new (this transaction applies the event), false for a duplicate. */
+    Mono<Boolean> claim(InboundEvent event) {
+        return db.sql("insert into processed_events (event_id, event_type) values (:eventId, :eventType) "
+                        + "on conflict (event_id) do nothing")
+                .bind("eventId", event.id())
+                .bind("eventType", event.type())
+                .fetch()
+                .rowsUpdated()
+                .map(inserted -> inserted == 1);
+    }
+
+    /**
+     * Forgets up to {@code limit} ids processed longer ago than {@code age}, oldest first. The age must be
+     * longer than any window in which the same event can arrive again: broker redelivery, relay retries, and
+     * an operator requeueing a parked outbox row; a forgotten id that arrives again would be applied again.
+     */
+    Mono<Long> forgetOlderThan(Duration age, int limit) {
+        return db.sql("""
+                delete from processed_events
+                 where event_id in (select event_id
+                                      from processed_events
+                                     where processed_at < now() - :age_ms * interval '1 millisecond'
+                                     order by processed_at
+                                     limit :limit)""")
+                .bind("age_ms", age.toMillis())
+                .bind("limit", limit)
+                .fetch()
+                .rowsUpdated();
+    }
+}

@@ -1,0 +1,37 @@
+package com.example.messaging.relay;
+
+/** Why the broker did not take responsibility for a message; the row stays unsent and is retried. */
+record DeliveryFailure(Kind kind, String reason) {
+
+    enum Kind {
+        /** The broker answered basic.nack (or the channel closed before it confirmed). */
+        NACKED(true),
+        /** The broker acked but could not route the message (mandatory publish, basic.return). */
+        RETURNED(true),
+        /** No confirm within {@code messaging.relay.confirm-timeout}: the message may or may not have arrived. */
+        TIMED_OUT(true),
+        /** No connection or channel: nothing was (or could be) sent. */
+        BROKER_UNAVAILABLE(false);
+
+        private final boolean countsTowardParking;
+
+        Kind(boolean countsTowardParking) {
+            this.countsTowardParking = countsTowardParking;
+        }
+
+        /**
+         * Whether this failure may park the row. A message the broker refuses again and again is
+         * poison for an operator to look at; a broker that is down is an outage, and parking every
+         * row written during a long outage would turn it into manual work. So outages back off
+         * (and count attempts) without ever parking.
+         */
+        boolean countsTowardParking() {
+            return countsTowardParking;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind + ": " + reason;
+    }
+}

@@ -1,0 +1,179 @@
+package com.example.messaging.relay;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import com.example.service.failure.Failures;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
+
+/**
+ * Runs the relay for as long as the application runs: one {@link RelayCycle} at a time, started by
+ * a notification, by the poll interval, or by the previous cycle having found work (it keeps going
+ * until a cycle claims nothing). Wake-ups that arrive during a cycle collapse into one. Beside it,
+ * on the same small scheduler, the backlog figures are refreshed.
+ *
+ * <p>Every failure of a cycle (database or broker down) is logged and waited out until the next
+ * wake-up; a cycle that hangs (a database connection that stops answering without closing) is
+ * abandoned after {@code cycle-timeout}; nothing here needs a restart to recover. Stopping lets the cycle in flight finish, so a
+ * published batch is normally marked sent before the connections close.
+ */
+final class OutboxRelay implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    /** One thread publishes and waits for confirms (both block); one spare for the timers of the other tasks. */
+    private static final int THREADS = 2;
+    /** How long a nudge waits for a concurrent one to get out of the way. */
+    private static final Duration NUDGE_PATIENCE = Duration.ofMillis(100);
+
+    private final RelayCycle cycle;
+    private final NotificationListener listener;
+    private final OutboxMonitor monitor;
+    private final RelayProperties properties;
+    private final Object lifecycle = new Object();
+    private Running running;
+    private int failuresInARow;
+
+    OutboxRelay(RelayCycle cycle, NotificationListener listener, OutboxMonitor monitor, RelayProperties properties) {
+        this.cycle = cycle;
+        this.listener = listener;
+        this.monitor = monitor;
+        this.properties = properties;
+    }
+
+    @Override
+    public void start() {
+        synchronized (lifecycle) {
+            if (running != null) {
+                return;
+            }
+            Scheduler scheduler = Schedulers.newBoundedElastic(THREADS, 1024, "outbox-relay");
+            Sinks.Many<Boolean> nudges = Sinks.many().multicast().directBestEffort();
+            Sinks.Empty<Void> stopping = Sinks.empty();
+            CountDownLatch drained = new CountDownLatch(1);
+
+            Flux<Object> wakeUps = Flux.<Object>merge(
+                            Flux.interval(Duration.ZERO, properties.pollInterval(), scheduler).onBackpressureDrop(),
+                            listener.wakeUps(),
+                            nudges.asFlux())
+                    .takeUntilOther(stopping.asMono())
+                    .onBackpressureLatest();
+            Disposable drain = wakeUps
+                    .concatMap(wakeUp -> cycle.runOnce(scheduler)
+                            // Cancelling rolls the cycle's transaction back; what it published goes out again.
+                            .timeout(properties.cycleTimeout())
+                            .doOnNext(moreDue -> succeeded(moreDue, nudges))
+                            .onErrorResume(this::failed), 1)
+                    // Nothing above should end with an error; if something does, the relay must not just stop.
+                    .retryWhen(Retry.fixedDelay(Long.MAX_VALUE, properties.pollInterval())
+                            .doBeforeRetry(signal -> log.error("Outbox relay wake-ups ended unexpectedly; restarting them",
+                                    signal.failure())))
+                    .doFinally(signal -> drained.countDown())
+                    .subscribe();
+            Disposable background = Flux.interval(Duration.ZERO, properties.statsInterval(), scheduler)
+                    .onBackpressureDrop()
+                    .concatMap(tick -> monitor.refresh()
+                            .timeout(properties.cycleTimeout())
+                            .onErrorResume(e -> {
+                                log.debug("Outbox statistics not refreshed: {}", e.toString());
+                                return Mono.empty();
+                            }), 1)
+                    .subscribe();
+            running = new Running(scheduler, nudges, stopping, drain, background, drained);
+            log.info("Outbox relay started: batches of {}, polling every {}, {}", properties.batchSize(),
+                    properties.pollInterval(), listener.isOn() ? "listening for notifications" : "notifications off");
+        }
+    }
+
+    /** Asks for a cycle now, e.g. after an operator requeued parked rows. */
+    void wake() {
+        Running current = running;
+        if (current != null) {
+            nudge(current.nudges());
+        }
+    }
+
+    /**
+     * Best effort: a nudge that cannot be delivered is dropped, never turned into an error, which
+     * would end the sink and with it the relay's wake-ups; the next poll does the same job.
+     */
+    private static void nudge(Sinks.Many<Boolean> nudges) {
+        long deadline = System.nanoTime() + NUDGE_PATIENCE.toNanos();
+        while (nudges.tryEmitNext(Boolean.TRUE) == Sinks.EmitResult.FAIL_NON_SERIALIZED
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void stop() {
+        Running current;
+        synchronized (lifecycle) {
+            current = running;
+            running = null;
+        }
+        if (current == null) {
+            return;
+        }
+        current.stopping().tryEmitEmpty();
+        current.background().dispose();
+        try {
+            // The cycle in flight ends within the confirm timeout unless the database hangs.
+            Duration patience = properties.confirmTimeout().plusSeconds(10);
+            if (!current.drained().await(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("Outbox relay cycle still running after {}; abandoning it (its rows roll back and are "
+                        + "published again later)", patience);
+                current.drain().dispose();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            current.drain().dispose();
+        } finally {
+            current.scheduler().dispose();
+            log.info("Outbox relay stopped");
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running != null;
+    }
+
+    private void succeeded(boolean moreDue, Sinks.Many<Boolean> nudges) {
+        if (failuresInARow > 0) {
+            log.info("Outbox relay recovered after {} failed cycles", failuresInARow);
+            failuresInARow = 0;
+        }
+        if (moreDue) {
+            // Keep going without waiting: the next event of each aggregate just sent, or the rest of a backlog.
+            nudge(nudges);
+        }
+    }
+
+    private Mono<Boolean> failed(Throwable e) {
+        failuresInARow++;
+        // One warning per outage, not one per poll.
+        if (failuresInARow == 1) {
+            log.warn("Outbox relay cycle failed, retrying on the next wake-up (at most {}): {}",
+                    properties.pollInterval(), Failures.describe(e));
+        } else {
+            log.debug("Outbox relay cycle failed ({} in a row): {}", failuresInARow, Failures.describe(e));
+        }
+        return Mono.empty();
+    }
+
+    private record Running(Scheduler scheduler, Sinks.Many<Boolean> nudges, Sinks.Empty<Void> stopping,
+            Disposable drain, Disposable background, CountDownLatch drained) {
+    }
+}

@@ -1,0 +1,15 @@
+package com.example.messaging.relay;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * An unsent outbox row claimed for publishing.
+ *
+ * @param payload    the event's JSON as stored
+ * @param occurredAt the event's {@code occurred_at} as written in the payload (RFC 3339), or null if it has none
+ * @param attempts   failed deliveries before this one
+ */
+record OutboxRow(UUID id, String aggregateType, String aggregateId, String eventType, String exchange,
+        String payload, String traceparent, String occurredAt, Instant createdAt, int attempts) {
+}

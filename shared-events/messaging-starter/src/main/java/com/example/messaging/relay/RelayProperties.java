@@ -1,0 +1,110 @@
+package com.example.messaging.relay;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import com.example.messaging.support.Backoff;
+import com.example.messaging.support.Settings;
+
+/**
+ * Settings of the outbox relay ({@code messaging.relay.*}). The defaults suit a service on a local
+ * network: a broker outage of a few minutes is ridden out by backing off, not by parking.
+ *
+ * @param enabled         whether this process publishes its outbox (readiness then also watches the backlog)
+ * @param batchSize       rows claimed, published and confirmed together
+ * @param pollInterval    fallback wake-up when a notification is missed
+ * @param confirmTimeout  how long a batch waits for its publisher confirms before counting the rest as failed
+ * @param cycleTimeout    how long one cycle (claim, publish, confirms, mark, commit) may take before it is
+ *                        abandoned and rolled back; a database connection that stops answering without
+ *                        closing (seen after database restarts under load) would otherwise stall the relay
+ * @param maxAttempts     failed deliveries (nack, return, timeout) after which a row is parked
+ * @param backoff         delay before a row whose delivery failed is tried again
+ * @param exchanges       exchanges declared up front (durable topic); exchanges named by rows are declared too
+ * @param statsInterval   how often the backlog figures behind the gauges and the health indicator are refreshed
+ * @param listener        the LISTEN connection that wakes the relay
+ * @param health          when the {@code outbox} health indicator reports the backlog
+ * @param retention       how long sent rows are kept, and how they are deleted
+ */
+@ConfigurationProperties("messaging.relay")
+public record RelayProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("200") int batchSize,
+        @DefaultValue("1s") Duration pollInterval,
+        @DefaultValue("10s") Duration confirmTimeout,
+        @DefaultValue("30s") Duration cycleTimeout,
+        @DefaultValue("12") int maxAttempts,
+        @DefaultValue @NestedConfigurationProperty Backoff backoff,
+        @DefaultValue List<String> exchanges,
+        @DefaultValue("5s") Duration statsInterval,
+        @DefaultValue Listener listener,
+        @DefaultValue Health health,
+        @DefaultValue Retention retention) {
+
+    public RelayProperties {
+        require(batchSize >= 1, "batch-size must be at least 1");
+        require(maxAttempts >= 1, "max-attempts must be at least 1");
+        requirePositive(pollInterval, "poll-interval");
+        requirePositive(confirmTimeout, "confirm-timeout");
+        require(cycleTimeout != null && cycleTimeout.compareTo(confirmTimeout) > 0,
+                "cycle-timeout must be longer than confirm-timeout");
+        requirePositive(statsInterval, "stats-interval");
+        exchanges = List.copyOf(exchanges);
+    }
+
+    /**
+     * The LISTEN connection that wakes the relay when events commit.
+     *
+     * @param enabled          false where LISTEN does not work (a transaction-pooling proxy in front of
+     *                         PostgreSQL): the relay then relies on polling alone
+     * @param reconnectInitial first delay before reconnecting after the connection dropped (database
+     *                         restart, network); it doubles up to {@code reconnectMax}
+     * @param reconnectMax     the longest delay between two attempts to reconnect
+     */
+    public record Listener(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("500ms") Duration reconnectInitial,
+            @DefaultValue("30s") Duration reconnectMax) {
+
+        public Listener {
+            requirePositive(reconnectInitial, "listener.reconnect-initial");
+            requirePositive(reconnectMax, "listener.reconnect-max");
+        }
+    }
+
+    /** @param maxUnsentAge readiness reports OUT_OF_SERVICE while a row that is not parked waits longer than this */
+    public record Health(@DefaultValue("1m") Duration maxUnsentAge) {
+
+        public Health {
+            requirePositive(maxUnsentAge, "health.max-unsent-age");
+        }
+    }
+
+    /**
+     * @param age       sent rows older than this are deleted; unsent and parked rows never are
+     * @param interval  time between clean-ups (the first runs one interval after start)
+     * @param batchSize rows deleted per statement, so that no clean-up holds many locks at once
+     */
+    public record Retention(
+            @DefaultValue("7d") Duration age,
+            @DefaultValue("1m") Duration interval,
+            @DefaultValue("500") int batchSize) {
+
+        public Retention {
+            requirePositive(age, "retention.age");
+            requirePositive(interval, "retention.interval");
+            require(batchSize >= 1, "retention.batch-size must be at least 1");
+        }
+    }
+
+    private static void requirePositive(Duration value, String name) {
+        Settings.requirePositive(value, "messaging.relay." + name);
+    }
+
+    private static void require(boolean condition, String message) {
+        Settings.require(condition, "messaging.relay." + message);
+    }
+}

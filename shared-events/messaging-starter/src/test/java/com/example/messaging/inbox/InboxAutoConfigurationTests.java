@@ -1,0 +1,120 @@
+package com.example.messaging.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.transaction.ReactiveTransactionManager;
+
+import com.example.events.CouponEvent;
+import com.example.events.OrderCancelled;
+import com.example.events.OrderCreated;
+import com.example.events.RiskApproved;
+import com.example.messaging.outbox.OutboxAutoConfiguration;
+import com.example.messaging.support.Janitor;
+import com.example.messaging.support.StubConnectionFactory;
+import com.example.service.autoconfigure.ServiceAutoConfiguration;
+import com.example.service.faults.CrashPoints;
+
+import io.r2dbc.spi.ConnectionFactory;
+import reactor.core.publisher.Flux;
+
+/** Each condition of the inbox's auto-configuration, on and off. */
+class InboxAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, OutboxAutoConfiguration.class,
+                    InboxAutoConfiguration.class))
+            .withPropertyValues("service.database.create-if-missing=false")
+            .withBean(ConnectionFactory.class, StubConnectionFactory::new)
+            .withBean(ReactiveTransactionManager.class, () -> new R2dbcTransactionManager(new StubConnectionFactory()));
+
+    @Test
+    void handlersGetAnInboxSubscribedToWhatTheyHandle() {
+        runner.withUserConfiguration(Handlers.class).run(context -> {
+            assertThat(context).hasSingleBean(Inbox.class);
+            assertThat(context.getBean("inbox")).isInstanceOf(java.util.function.Consumer.class);
+            assertThat(context.getBean(Inbox.class).subscriptions()).isEqualTo(Map.of(
+                    "order.events", Set.of("OrderCreated", "OrderCancelled"),
+                    "coupon.events", Set.of("CouponRedeemed", "CouponRejected", "CouponNotNeeded", "CouponReleased")));
+        });
+    }
+
+    @Test
+    void noHandlersNoInboxButTheJanitorAndTheCrashPoints() {
+        runner.withPropertyValues("faults.crash-at=consumer.before-commit,consumer.after-commit-before-ack")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(Inbox.class);
+                    assertThat(context).hasBean("processedEventsJanitor");
+                    assertThat(context.getBean(CrashPoints.class).armed()).containsOnlyKeys("consumer.before-commit",
+                            "consumer.after-commit-before-ack");
+                });
+    }
+
+    @Test
+    void noDatabaseNoInbox() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, OutboxAutoConfiguration.class,
+                        InboxAutoConfiguration.class))
+                .withUserConfiguration(Handlers.class)
+                .withPropertyValues("service.database.create-if-missing=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(Inbox.class);
+                    assertThat(context).doesNotHaveBean(Janitor.class);
+                });
+    }
+
+    @Test
+    void twoHandlersForOneEventRefuseToStart() {
+        runner.withUserConfiguration(Handlers.class, AnotherCouponHandler.class)
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("two handlers for CouponRedeemed"));
+    }
+
+    @Test
+    void badSettingsRefuseToStart() {
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.backoff.jitter=2")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("backoff.jitter must be between 0 and 1"));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.retention.batch-size=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.inbox.retention.batch-size must be at least 1"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Handlers {
+
+        @Bean
+        EventHandler<OrderCreated> created() {
+            return EventHandler.of(OrderCreated.class, event -> Flux.empty());
+        }
+
+        @Bean
+        EventHandler<OrderCancelled> cancelled() {
+            return EventHandler.of(OrderCancelled.class, event -> Flux.empty());
+        }
+
+        /** A whole family: every coupon reply. */
+        @Bean
+        EventHandler<CouponEvent> couponReplies() {
+            return EventHandler.of(CouponEvent.class, event -> Flux.just(new RiskApproved(java.util.UUID.randomUUID(),
+                    event.orderId(), java.time.Instant.now())));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AnotherCouponHandler {
+
+        @Bean
+        EventHandler<com.example.events.CouponRedeemed> redeemed() {
+            return EventHandler.of(com.example.events.CouponRedeemed.class, event -> Flux.empty());
+        }
+    }
+}

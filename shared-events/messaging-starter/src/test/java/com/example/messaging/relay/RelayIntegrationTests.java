@@ -1,0 +1,189 @@
+package com.example.messaging.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.AmqpAdmin;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageDeliveryMode;
+import org.springframework.amqp.core.MessageProperties;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.example.events.DomainEvent;
+import com.example.events.EventHeaders;
+import com.example.events.EventJson;
+import com.example.events.OrderEvent;
+import com.example.messaging.outbox.OutboundEvent;
+import com.example.messaging.outbox.OutboxWriter;
+import com.example.testsupport.FreshInfrastructure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.r2dbc.spi.ConnectionFactory;
+import reactor.core.publisher.Flux;
+
+/**
+ * The relay in its normal life: events written concurrently by many transactions leave once each,
+ * carrying the contract's properties. Polling is set to an hour, so every wake-up here comes from
+ * LISTEN/NOTIFY (or from the relay continuing after a batch that found work).
+ */
+@SpringBootTest(properties = "messaging.relay.poll-interval=1h")
+@FreshInfrastructure
+class RelayIntegrationTests {
+
+    @Autowired
+    OutboxWriter writer;
+
+    @Autowired
+    ConnectionFactory connectionFactory;
+
+    @Autowired
+    AmqpAdmin admin;
+
+    @Autowired
+    RabbitTemplate rabbit;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    HealthIndicator outboxHealthIndicator;
+
+    @Value("${test.database.jdbc-url}")
+    String jdbcUrl;
+
+    @Value("${test.database.user}")
+    String user;
+
+    @Value("${test.database.password}")
+    String password;
+
+    TransactionalOperator transactions;
+    TestOutbox outbox;
+
+    @BeforeEach
+    void setUp() {
+        transactions = TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory));
+        outbox = new TestOutbox(writer, transactions, DatabaseClient.create(connectionFactory));
+    }
+
+    @Test
+    void thousandEventsWrittenConcurrentlyArriveOnceEachWithTheContractsPropertiesAndHeaders() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            publishesEveryEventOnceWithTheContractsPropertiesAndHeaders(probe);
+        }
+    }
+
+    private void publishesEveryEventOnceWithTheContractsPropertiesAndHeaders(QueueProbe probe) {
+        double publishedBefore = meters.counter(RelayMetrics.PUBLISHED).count();
+        Map<String, DomainEvent> written = new ConcurrentHashMap<>();
+        Map<String, String> traceparents = new ConcurrentHashMap<>();
+
+        Flux.range(1, 1000).flatMap(i -> {
+            DomainEvent event = i % 2 == 0 ? TestOutbox.created(i) : TestOutbox.cancelled(i, 1);
+            String traceparent = i % 3 == 0 ? "00-%032x-%016x-01".formatted(i, i) : null;
+            written.put(event.eventId().toString(), event);
+            if (traceparent != null) {
+                traceparents.put(event.eventId().toString(), traceparent);
+            }
+            return transactions.transactional(writer.append(OutboundEvent.of(event).causedBy(traceparent)));
+        }, 32).blockLast();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> probe.drain().size() >= 1000);
+        await().atMost(Duration.ofSeconds(10)).until(() -> outbox.count("sent_at is null") == 0);
+
+        List<Message> messages = probe.drain();
+        assertThat(messages).hasSize(1000);
+        Map<String, Message> byId = messages.stream()
+                .collect(Collectors.toMap(m -> m.getMessageProperties().getMessageId(), Function.identity()));
+        assertThat(byId).containsOnlyKeys(written.keySet());
+        for (Message message : messages) {
+            MessageProperties properties = message.getMessageProperties();
+            DomainEvent event = written.get(properties.getMessageId());
+            assertThat(properties.getReceivedExchange()).isEqualTo(OrderEvent.EXCHANGE);
+            assertThat(properties.getReceivedRoutingKey()).isEqualTo(event.eventType());
+            assertThat(properties.getReceivedDeliveryMode()).isEqualTo(MessageDeliveryMode.PERSISTENT);
+            assertThat(properties.getContentType()).isEqualTo("application/json");
+            assertThat(properties.<String>getHeader(EventHeaders.EVENT_TYPE)).isEqualTo(event.eventType());
+            assertThat(properties.<String>getHeader(EventHeaders.AGGREGATE_TYPE)).isEqualTo("order");
+            assertThat(properties.<String>getHeader(EventHeaders.AGGREGATE_ID)).isEqualTo(event.aggregateId());
+            assertThat(properties.<Integer>getHeader(EventHeaders.SCHEMA_VERSION)).isEqualTo(1);
+            assertThat(Instant.parse(properties.getHeader(EventHeaders.OCCURRED_AT))).isEqualTo(event.occurredAt());
+            assertThat(properties.<String>getHeader(EventHeaders.TRACEPARENT))
+                    .isEqualTo(traceparents.get(properties.getMessageId()));
+            assertThat(EventJson.read(event.eventType(), message.getBody())).isEqualTo(event);
+        }
+        assertThat(meters.counter(RelayMetrics.PUBLISHED).count() - publishedBefore).isEqualTo(1000);
+        assertThat(meters.timer(RelayMetrics.PUBLISH_LATENCY).count()).isGreaterThanOrEqualTo(1000);
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(outboxHealthIndicator.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(meters.get(RelayMetrics.PENDING_ROWS).gauge().value()).isZero();
+        });
+    }
+
+    @Test
+    void keepsListeningAfterTheDatabaseDropsEveryConnection() throws SQLException {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            publishesAfterEveryConnectionWasDropped(probe);
+        }
+    }
+
+    private void publishesAfterEveryConnectionWasDropped(QueueProbe probe) throws SQLException {
+        await().atMost(Duration.ofSeconds(10)).until(() -> listeningBackends().size() == 1);
+        Integer before = listeningBackends().get(0);
+
+        // What a database restart does to a client: every session ends at once.
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+                Statement statement = connection.createStatement()) {
+            statement.execute("select pg_terminate_backend(pid) from pg_stat_activity"
+                    + " where datname = current_database() and pid <> pg_backend_pid()");
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> listeningBackends().size() == 1 && !listeningBackends().contains(before));
+        assertThat(outboxHealthIndicator.health().getDetails()).containsEntry("listening", true);
+
+        DomainEvent event = TestOutbox.created(5000);
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+            outbox.write(event);
+            return true;
+        });
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> probe.messageIds().contains(event.eventId().toString()));
+    }
+
+    private List<Integer> listeningBackends() throws SQLException {
+        List<Integer> pids = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("select pid from pg_stat_activity"
+                        + " where datname = current_database() and query ilike 'listen %'")) {
+            while (rows.next()) {
+                pids.add(rows.getInt(1));
+            }
+        }
+        return pids;
+    }
+}

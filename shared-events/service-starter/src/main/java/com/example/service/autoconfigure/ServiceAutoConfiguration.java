@@ -1,0 +1,78 @@
+package com.example.service.autoconfigure;
+
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import com.example.events.EventJson;
+import com.example.service.database.DatabaseCreator;
+import com.example.service.faults.CrashPoint;
+import com.example.service.faults.CrashPoints;
+
+/**
+ * What every service gets from the service starter besides its web layer: the shared JSON mapping, crash
+ * points (armed from {@code faults.crash-at} among the points declared as {@link CrashPoint} beans by the
+ * modules that own them), and the database bootstrap.
+ */
+@AutoConfiguration(beforeName = { "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+        "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
+@EnableConfigurationProperties({ ServiceProperties.class, FaultProperties.class })
+public class ServiceAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(ServiceAutoConfiguration.class);
+
+    @Bean
+    @ConditionalOnMissingBean
+    CrashPoints crashPoints(FaultProperties faults, ObjectProvider<CrashPoint> declared) {
+        List<CrashPoint> points = declared.orderedStream().toList();
+        CrashPoints crashPoints = CrashPoints.parse(faults.crashAt(), points);
+        if (crashPoints.isArmed()) {
+            log.warn("FAULT INJECTION IS ON: this process will halt (exit code {}) at crash points {}",
+                    CrashPoints.EXIT_CODE, crashPoints.armed());
+        }
+        return crashPoints;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JsonMapperBuilderCustomizer.class)
+    static class JsonConfiguration {
+
+        /** Web requests, responses and events all use {@link EventJson}'s settings. */
+        @Bean
+        JsonMapperBuilderCustomizer sharedJsonSettings() {
+            return EventJson::configure;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(FlywayMigrationStrategy.class)
+    @ConditionalOnBooleanProperty(name = "service.database.create-if-missing", matchIfMissing = true)
+    static class DatabaseBootstrapConfiguration {
+
+        /** Creates the service's database if needed, then migrates it: a fresh server needs no manual step. */
+        @Bean
+        @ConditionalOnMissingBean
+        FlywayMigrationStrategy createDatabaseThenMigrate(Environment environment) {
+            return flyway -> {
+                String url = environment.getProperty("spring.flyway.url");
+                if (url != null && url.startsWith("jdbc:postgresql:")) {
+                    DatabaseCreator.ensureExists(url, environment.getProperty("spring.flyway.user"),
+                            environment.getProperty("spring.flyway.password"));
+                }
+                flyway.migrate();
+            };
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Reading failures: cause chains, "is the database unavailable?", one-line descriptions.
+ */
+package com.example.service.failure;

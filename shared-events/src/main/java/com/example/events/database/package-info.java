@@ -1,4 +1,0 @@
-/**
- * Creates a service's database when it is missing, before Flyway migrates it.
- */
-package com.example.events.database;

@@ -1,0 +1,78 @@
+package com.example.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * What every service must show once started: its migrations ran against the real database it was
+ * given, and its health (with PostgreSQL and RabbitMQ) is UP. A service test class extends this
+ * with {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} and {@link FreshInfrastructure}.
+ */
+public abstract class ServiceStartupContract {
+
+    @LocalServerPort
+    int port;
+
+    @Value("${test.database.jdbc-url}")
+    String jdbcUrl;
+
+    @Value("${spring.flyway.user}")
+    String user;
+
+    @Value("${spring.flyway.password:}")
+    String password;
+
+    /** Tables the service's own migrations create, besides the shared outbox and processed_events. */
+    protected abstract List<String> ownTables();
+
+    @Test
+    void migrationsRanAgainstTheFreshDatabase() throws SQLException {
+        List<String> expected = new ArrayList<>(List.of("outbox_events", "processed_events"));
+        expected.addAll(ownTables());
+
+        assertThat(query("select table_name from information_schema.tables where table_schema = 'public'"))
+                .containsAll(expected);
+        assertThat(query("select success::text from flyway_schema_history where version is not null"))
+                .isNotEmpty()
+                .containsOnly("true");
+    }
+
+    @Test
+    void healthIsUpWithDatabaseAndBroker() {
+        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+
+        client.get().uri("/actuator/health").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("UP")
+                .jsonPath("$.components.r2dbc.status").isEqualTo("UP")
+                .jsonPath("$.components.rabbit.status").isEqualTo("UP");
+        client.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+        client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+        client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+    }
+
+    private List<String> query(String sql) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                values.add(rows.getString(1));
+            }
+        }
+        return values;
+    }
+}
