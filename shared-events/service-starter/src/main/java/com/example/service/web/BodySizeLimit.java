@@ -12,11 +12,11 @@ import reactor.core.publisher.Mono;
  * without a declared length is caught by the codecs' in-memory limit
  * ({@code spring.http.codecs.max-in-memory-size}) set to the same value.
  */
-public final class BodySizeLimit implements WebFilter {
+final class BodySizeLimit implements WebFilter {
 
     private final long maxBytes;
 
-    public BodySizeLimit(long maxBytes) {
+    BodySizeLimit(long maxBytes) {
         this.maxBytes = maxBytes;
     }
 

@@ -43,7 +43,7 @@ import tools.jackson.core.exc.StreamReadException;
  * Boot's default handler, so no client ever sees a stack trace or a bare 500. A database that
  * cannot be reached is a 503 with {@code Retry-After}: the request did not happen and may be retried.
  */
-public class ProblemExceptionHandler implements WebExceptionHandler {
+class ProblemExceptionHandler implements WebExceptionHandler {
 
     /** Seconds a client should wait before retrying after a 503. */
     static final String RETRY_AFTER_SECONDS = "1";
@@ -105,7 +105,8 @@ public class ProblemExceptionHandler implements WebExceptionHandler {
                     JsonNames.of(global.getObjectName()), global.getDefaultMessage())));
             return new ApiProblem(StandardProblem.VALIDATION_FAILED, errors.size() + " invalid field(s)", errors);
         }
-        if (error instanceof ContentTooLargeException || Failures.find(error, DataBufferLimitException.class).isPresent()) {
+        if (error instanceof ContentTooLargeException
+                || Failures.find(error, DataBufferLimitException.class).isPresent()) {
             return new ApiProblem(StandardProblem.PAYLOAD_TOO_LARGE, "The request body is larger than allowed.");
         }
         if (error instanceof UnsupportedMediaTypeStatusException unsupported) {
