@@ -31,6 +31,8 @@ public final class Nemesis {
 
     /** The exit status of a JVM killed by SIGKILL (128 + 9). */
     static final int SIGKILL_EXIT = 137;
+    /** How much longer than asked a killed broker may stay down while no event waits for it yet. */
+    private static final Duration BROKER_PATIENCE = Duration.ofSeconds(15);
     /** The exit status of a crash point (docs/contract.md). */
     static final int CRASH_EXIT = 86;
 
@@ -152,14 +154,16 @@ public final class Nemesis {
 
     /**
      * SIGKILL of the broker, down for {@code downtime}, then started again. It bites when the process is
-     * gone and events piled up in the outboxes meanwhile (the flow really needed the broker).
+     * gone and events piled up in the outboxes meanwhile (the flow really needed the broker). Right after
+     * another fault the clients may still be backing off, so the broker stays down until the first event
+     * waits for it, or {@link #BROKER_PATIENCE} longer at most.
      */
     public Fault killBroker(Duration downtime) {
         Instant at = Instant.now();
         topology.broker().kill();
         boolean gone = !topology.broker().isRunning();
         Hold.forAtLeast(downtime);
-        long waiting = unsentRows.getAsLong();
+        long waiting = Hold.until(unsentRows, BROKER_PATIENCE);
         topology.broker().start();
         return record(new Fault(FaultKind.BROKER_KILL, "rabbitmq", "down " + downtime.toSeconds() + " s", at,
                 Duration.between(at, Instant.now()), gone && waiting > 0, (gone ? "process gone after SIGKILL" : "process still alive")
