@@ -8,11 +8,11 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.OrderCreated;
-import com.example.service.faults.CrashPoints;
 import com.example.messaging.outbox.OutboundEvent;
 import com.example.messaging.outbox.OutboxWriter;
-import com.example.service.faults.CrashPoint;
 import com.example.order.persistence.OrderRepository;
+import com.example.service.faults.CrashPoint;
+import com.example.service.faults.CrashPoints;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

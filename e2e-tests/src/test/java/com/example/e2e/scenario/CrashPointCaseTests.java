@@ -7,8 +7,8 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import com.example.e2e.topology.Service;
 import com.example.e2e.nemesis.CrashPoint;
+import com.example.e2e.topology.Service;
 
 /**
  * The crash-point scenarios cover the contract: every crash point, in every service that reaches it,

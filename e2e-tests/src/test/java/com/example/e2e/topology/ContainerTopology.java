@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Network;
 
-import tools.jackson.databind.json.JsonMapper;
-
 import com.example.service.database.DatabaseCreator;
+
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code containers} driver: PostgreSQL, RabbitMQ and the four services as Docker containers on a network

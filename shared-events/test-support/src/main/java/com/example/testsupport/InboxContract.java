@@ -16,12 +16,12 @@ import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageBuilder;
 import org.springframework.test.context.TestPropertySource;
 
-import tools.jackson.databind.node.ObjectNode;
-
 import com.example.events.EventHeaders;
 import com.example.events.EventJson;
 import com.example.events.OrderCreated;
 import com.example.events.OrderEvent;
+
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What every service that consumes {@code order.events} through the inbox must show, against the

@@ -21,8 +21,8 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.DomainEvent;
 import com.example.events.OrderEvent;
-import com.example.service.faults.CrashPoints;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.service.faults.CrashPoints;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.JavaProcess;
 
