@@ -8,14 +8,18 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.example.service.web.ApiProblem;
 import com.example.inventory.Inventory;
+import com.example.service.web.ApiProblem;
 
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import reactor.core.publisher.Mono;
 
 @RestController
 @RequestMapping(path = "/stock", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "stock", description = "Units available to reserve, per sku")
 class StockController {
 
     private final Inventory inventory;
@@ -25,13 +29,19 @@ class StockController {
     }
 
     /** Sets the units available to reserve (for operators, demos and tests); reserved units stay. */
-    @PutMapping(path = "/{skuId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Mono<StockResponse> set(@PathVariable long skuId, @Valid @RequestBody SetStockRequest request) {
+    @Operation(operationId = "setStock", summary = "Set a sku's available units",
+            description = "Creates the sku's stock record or changes its available units; reserved units stay.")
+    @ApiResponse(responseCode = "200", description = "The sku's stock now")
+    @PutMapping(path = "/{sku_id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    Mono<StockResponse> set(@PathVariable("sku_id") long skuId, @Valid @RequestBody SetStockRequest request) {
         return inventory.setAvailable(positive(skuId), request.available()).map(StockResponse::of);
     }
 
-    @GetMapping("/{skuId}")
-    Mono<StockResponse> get(@PathVariable long skuId) {
+    @Operation(operationId = "getStock", summary = "Get a sku's stock")
+    @ApiResponse(responseCode = "200", description = "The sku's stock")
+    @ApiResponse(responseCode = "404", description = "The sku has no stock record")
+    @GetMapping("/{sku_id}")
+    Mono<StockResponse> get(@PathVariable("sku_id") long skuId) {
         return inventory.stock(positive(skuId)).map(StockResponse::of)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("sku " + skuId + " has no stock record")));
     }

@@ -2,7 +2,10 @@ package com.example.inventory.web;
 
 import com.example.inventory.Stock;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 /** A sku's stock as the contract shows it. */
+@Schema(name = "Stock")
 record StockResponse(long skuId, int available, int reserved) {
 
     static StockResponse of(Stock stock) {

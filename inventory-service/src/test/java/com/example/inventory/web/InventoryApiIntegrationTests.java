@@ -1,6 +1,5 @@
 package com.example.inventory.web;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -16,6 +15,7 @@ import com.example.events.InventoryEvent;
 import com.example.events.OrderCreated;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.OpenApiValidation;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure
@@ -35,8 +35,7 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(30))
-                .build();
+        client = OpenApiValidation.client(port);
     }
 
     @Test
@@ -97,5 +96,11 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
 
     private WebTestClient.ResponseSpec put(long skuId, String body) {
         return client.put().uri("/stock/" + skuId).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+    }
+
+    /** The copy in docs/openapi/, from which clients are generated, is the description the service serves. */
+    @Test
+    void theDescriptionPublishedInTheRepositoryIsTheOneServed() throws java.io.IOException {
+        OpenApiValidation.assertPublished(port, java.nio.file.Path.of("../docs/openapi/inventory-service.json"));
     }
 }

@@ -1,6 +1,7 @@
 package com.example.order.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import com.example.events.EventJson;
 import com.example.events.OrderCreated;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.OpenApiValidation;
 
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;
@@ -52,8 +54,7 @@ class OrderApiIntegrationTests {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(30))
-                .build();
+        client = OpenApiValidation.client(port);
         user = USERS.incrementAndGet();
     }
 
@@ -198,6 +199,15 @@ class OrderApiIntegrationTests {
         assertThat(count("select count(*) from orders where user_id = 1")).as("nothing created").isZero();
     }
 
+    /** The parser's own words (token names, positions, Java types) are no business of the client's. */
+    @Test
+    void malformedJsonIsNamedWithoutTheParsersInternals() {
+        problem(post("{\"user_id\": 1, \"sku_ids\": [1"), 400, "malformed-request")
+                .jsonPath("$.detail").isEqualTo("The request body is not valid JSON.")
+                .jsonPath("$.errors[0].field").isEqualTo("body")
+                .jsonPath("$.errors[0].message").isEqualTo("is not valid JSON");
+    }
+
     @Test
     void aWrongContentTypeIs415() {
         problem(client.post().uri("/orders").contentType(MediaType.TEXT_PLAIN)
@@ -273,11 +283,46 @@ class OrderApiIntegrationTests {
                 .contains("http_server_requests_seconds_count{");
     }
 
+    /** The description says what goes over the wire (snake_case, problems, headers); its exchanges prove it. */
     @Test
     void describesItselfWithOpenApi() {
         client.get().uri("/v3/api-docs").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.paths['/orders'].post").exists()
-                .jsonPath("$.paths['/orders/{orderId}'].get").exists();
+                .expectBody()
+                .jsonPath("$.openapi").isEqualTo("3.0.1")
+                .jsonPath("$.info.title").isEqualTo("Orders API")
+                .jsonPath("$.paths['/orders'].post.operationId").isEqualTo("placeOrder")
+                .jsonPath("$.paths['/orders'].post.responses['201'].headers.Location").exists()
+                .jsonPath("$.paths['/orders'].post.responses['200'].headers['Idempotent-Replayed']").exists()
+                .jsonPath("$.paths['/orders'].post.responses['422'].content['application/problem+json'].schema['$ref']")
+                .isEqualTo("#/components/schemas/Problem")
+                .jsonPath("$.paths['/orders'].post.responses['503'].headers['Retry-After']").exists()
+                .jsonPath("$.paths['/orders/{order_id}'].get.operationId").isEqualTo("getOrder")
+                .jsonPath("$.paths['/orders/{order_id}'].get.responses['404']").exists()
+                .jsonPath("$.components.schemas.PlaceOrder.properties.idempotency_key.format").isEqualTo("uuid")
+                .jsonPath("$.components.schemas.PlaceOrder.required").value(required -> assertThat(required)
+                        .asString().contains("user_id", "sku_ids", "idempotency_key").doesNotContain("coupon_code"))
+                .jsonPath("$.components.schemas.Order.properties.coupon_code.nullable").isEqualTo(true)
+                .jsonPath("$.components.schemas.Order.required").value(required -> assertThat(required).asString()
+                        .contains("order_id", "coupon_code", "rejection_reason", "steps"));
+    }
+
+    /**
+     * Every exchange of this class is checked against the published description (OpenApiValidation); this proves
+     * the check would catch a description that drifts from the wire, here the camelCase names it once had.
+     */
+    @Test
+    void aDescriptionThatDriftsFromTheWireFailsTheExchangesCheckedAgainstIt() {
+        String published = OpenApiValidation.fetch("http://localhost:" + port + OpenApiValidation.API_DOCS);
+        String camelCase = published.replace("\"user_id\"", "\"userId\"");
+        WebTestClient checkedAgainstTheBrokenCopy = OpenApiValidation.client(port, camelCase);
+
+        assertThatThrownBy(() -> checkedAgainstTheBrokenCopy.post().uri("/orders").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(order(user, List.of(1001), UUID.randomUUID(), null)).exchange())
+                .hasRootCauseInstanceOf(AssertionError.class)
+                .rootCause().hasMessageContaining("does not match the service's API description")
+                .hasMessageContaining("userId");
+        // The same exchange passes against the description as published.
+        post(order(user, List.of(1001), UUID.randomUUID(), null)).expectStatus().isCreated();
     }
 
     private WebTestClient.ResponseSpec post(String body) {
@@ -303,5 +348,11 @@ class OrderApiIntegrationTests {
     static String order(long user, List<Integer> skuIds, UUID key, String coupon) {
         return "{\"user_id\": " + user + ", \"sku_ids\": " + skuIds + ", \"idempotency_key\": \"" + key + "\""
                 + (coupon == null ? "" : ", \"coupon_code\": \"" + coupon + "\"") + "}";
+    }
+
+    /** The copy in docs/openapi/, from which clients are generated, is the description the service serves. */
+    @Test
+    void theDescriptionPublishedInTheRepositoryIsTheOneServed() throws java.io.IOException {
+        OpenApiValidation.assertPublished(port, java.nio.file.Path.of("../docs/openapi/order-service.json"));
     }
 }

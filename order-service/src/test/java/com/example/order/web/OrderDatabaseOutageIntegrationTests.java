@@ -16,6 +16,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.OpenApiValidation;
 import com.example.testsupport.TestInfrastructure;
 import com.example.testsupport.ThrowawayPostgres;
 
@@ -42,8 +43,7 @@ class OrderDatabaseOutageIntegrationTests {
 
     @Test
     void answers503WhileTheDatabaseIsDownAndRecoversWithoutARestart() {
-        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
+        WebTestClient client = OpenApiValidation.client(port);
         post(client, UUID.randomUUID()).expectStatus().isCreated();
 
         postgres.stopNow();

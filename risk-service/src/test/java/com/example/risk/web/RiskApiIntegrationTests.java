@@ -1,6 +1,5 @@
 package com.example.risk.web;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -17,6 +16,7 @@ import com.example.events.OrderCreated;
 import com.example.events.RiskEvent;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.OpenApiValidation;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure
@@ -37,8 +37,7 @@ class RiskApiIntegrationTests extends ConsumerTestSupport {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(30))
-                .build();
+        client = OpenApiValidation.client(port);
     }
 
     @Test
@@ -67,5 +66,11 @@ class RiskApiIntegrationTests extends ConsumerTestSupport {
         client.get().uri("/assessments/7002").exchange().expectStatus().isOk()
                 .expectBody().json("{\"order_id\": 7002, \"decision\": \"REJECTED\", \"reasons\": [\"user 13 is blocked\"]}",
                         true);
+    }
+
+    /** The copy in docs/openapi/, from which clients are generated, is the description the service serves. */
+    @Test
+    void theDescriptionPublishedInTheRepositoryIsTheOneServed() throws java.io.IOException {
+        OpenApiValidation.assertPublished(port, java.nio.file.Path.of("../docs/openapi/risk-service.json"));
     }
 }

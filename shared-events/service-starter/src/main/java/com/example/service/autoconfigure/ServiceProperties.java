@@ -9,9 +9,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * properties ({@code spring.r2dbc.url}, {@code spring.flyway.url}) still override them.
  *
  * @param database the service's own PostgreSQL database
+ * @param api      how the service's HTTP API describes itself ({@code GET /v3/api-docs})
  */
 @ConfigurationProperties("service")
-public record ServiceProperties(@DefaultValue Database database) {
+public record ServiceProperties(@DefaultValue Database database, @DefaultValue Api api) {
 
     /**
      * @param host           PostgreSQL host
@@ -30,5 +31,13 @@ public record ServiceProperties(@DefaultValue Database database) {
                 throw new IllegalArgumentException("service.database.host must not be empty");
             }
         }
+    }
+
+    /**
+     * @param title       the API's name, e.g. {@code Orders API}; the application's name when not set
+     * @param description what the API is for, in a few sentences
+     * @param version     the API's version: the service's build version
+     */
+    public record Api(String title, @DefaultValue("") String description, @DefaultValue("0") String version) {
     }
 }

@@ -140,8 +140,8 @@ class ProblemExceptionHandler implements WebExceptionHandler {
         if (json != null && !(json instanceof StreamReadException) && !json.getPath().isEmpty()) {
             return ApiProblem.invalid(pathOf(json), "has the wrong type or format");
         }
-        String reason = json != null ? json.getOriginalMessage() : "the body is not valid JSON";
-        return new ApiProblem(StandardProblem.MALFORMED_REQUEST, "Malformed request body: " + reason,
+        // The parser's own message names its internals (classes, token positions): the client learns nothing from it.
+        return new ApiProblem(StandardProblem.MALFORMED_REQUEST, "The request body is not valid JSON.",
                 List.of(new ApiProblem.FieldError("body", "is not valid JSON")));
     }
 

@@ -1,0 +1,4 @@
+/**
+ * The service's OpenAPI description, made to match what goes over the wire.
+ */
+package com.example.service.openapi;
