@@ -5,7 +5,8 @@
 #   package (bookworm only has Compose v1), fetched by its pinned checksum.
 set -euo pipefail
 
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+. "$(dirname "${BASH_SOURCE[0]}")/debian-mirror.sh"
+MIRROR=$(debian_mirror)
 COMPOSE_DEB=pool/main/d/docker-compose/docker-compose_2.26.1-4_amd64.deb
 COMPOSE_SHA256=47681197cb2b1ab88206b42a1a92fc75f50d9530a6322d03494a473eed0408ea
 

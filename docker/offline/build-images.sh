@@ -7,7 +7,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+. "$HERE/../debian-mirror.sh"
+MIRROR=$(debian_mirror)
 SUITE=${DEBIAN_SUITE:-bookworm}
 PREFIX=${OFFLINE_IMAGE_PREFIX:-exactly-once-orders/offline}
 BASE="$PREFIX-debian:$SUITE"
