@@ -8,8 +8,11 @@ record DeliveryFailure(Kind kind, String reason) {
         NACKED(true),
         /** The broker acked but could not route the message (mandatory publish, basic.return). */
         RETURNED(true),
-        /** No confirm within {@code messaging.relay.confirm-timeout}: the message may or may not have arrived. */
-        TIMED_OUT(true),
+        /**
+         * No confirm within {@code messaging.relay.confirm-timeout}: the message may or may not have arrived. A
+         * broker that withholds confirms is blocked (memory or disk alarm) or overloaded: an outage, not a refusal.
+         */
+        TIMED_OUT(false),
         /** No connection or channel: nothing was (or could be) sent. */
         BROKER_UNAVAILABLE(false);
 
@@ -20,10 +23,11 @@ record DeliveryFailure(Kind kind, String reason) {
         }
 
         /**
-         * Whether this failure may park the row. A message the broker refuses again and again is
-         * poison for an operator to look at; a broker that is down is an outage, and parking every
-         * row written during a long outage would turn it into manual work. So outages back off
-         * (and count attempts) without ever parking.
+         * Whether this failure is the broker refusing this row, which may park it. A message the broker
+         * refuses again and again is poison for an operator to look at; a broker that is down, blocked
+         * or silent is an outage, and parking every row written during a long outage would turn it into
+         * manual work. So outages back off without counting toward parking: a row that waited through
+         * one is not a step closer to being parked when the broker comes back.
          */
         boolean countsTowardParking() {
             return countsTowardParking;

@@ -8,7 +8,7 @@ import java.util.UUID;
  *
  * @param payload    the event's JSON as stored
  * @param occurredAt the event's {@code occurred_at} as written in the payload (RFC 3339), or null if it has none
- * @param attempts   failed deliveries before this one
+ * @param attempts   deliveries the broker refused so far (outages do not count)
  */
 record OutboxRow(UUID id, String aggregateType, String aggregateId, String eventType, String exchange,
         String payload, String traceparent, String occurredAt, Instant createdAt, int attempts) {

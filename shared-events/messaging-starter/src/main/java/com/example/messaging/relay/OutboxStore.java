@@ -75,22 +75,26 @@ final class OutboxStore {
                 .rowsUpdated();
     }
 
-    /** Records failed deliveries: one more attempt, the next one after {@code delay}, parked where asked. */
+    /**
+     * Records failed deliveries: the next attempt after {@code delay}, one more refusal where the broker refused
+     * the row ({@code refused}), parked where asked. An outage is not the row's fault and leaves its count alone.
+     */
     Mono<Long> recordFailures(List<FailedAttempt> failures) {
         if (failures.isEmpty()) {
             return Mono.just(0L);
         }
         return db.sql("""
                 update outbox_events o
-                   set attempts = o.attempts + 1,
+                   set attempts = o.attempts + case when f.refused then 1 else 0 end,
                        next_attempt_at = clock_timestamp() + f.delay_ms * interval '1 millisecond',
                        last_error = f.error,
                        parked_at = case when f.park then clock_timestamp() end
-                  from unnest(:ids, :delays, :errors, :parks) as f(id, delay_ms, error, park)
+                  from unnest(:ids, :delays, :errors, :refusals, :parks) as f(id, delay_ms, error, refused, park)
                  where o.id = f.id""")
                 .bind("ids", failures.stream().map(FailedAttempt::id).toArray(UUID[]::new))
                 .bind("delays", failures.stream().map(f -> f.delay().toMillis()).toArray(Long[]::new))
                 .bind("errors", failures.stream().map(FailedAttempt::error).toArray(String[]::new))
+                .bind("refusals", failures.stream().map(FailedAttempt::refused).toArray(Boolean[]::new))
                 .bind("parks", failures.stream().map(FailedAttempt::park).toArray(Boolean[]::new))
                 .fetch()
                 .rowsUpdated();
@@ -167,8 +171,11 @@ final class OutboxStore {
                 r.get("attempts", Integer.class));
     }
 
-    /** A failed delivery as stored: the error, when to try again, and whether to give up (park). */
-    record FailedAttempt(UUID id, Duration delay, String error, boolean park) {
+    /**
+     * A failed delivery as stored: the error, when to try again, whether the broker refused the row (rather than
+     * being unreachable, blocked or silent), and whether to give up (park).
+     */
+    record FailedAttempt(UUID id, Duration delay, String error, boolean refused, boolean park) {
     }
 
     /**

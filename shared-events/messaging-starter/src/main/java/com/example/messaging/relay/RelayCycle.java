@@ -35,6 +35,11 @@ final class RelayCycle {
     private final int maxAttempts;
     /** Whether the previous cycle had deliveries to retry: only the first of a run of such cycles warns. */
     private boolean failing;
+    /**
+     * Cycles in a row in which the broker took nothing and was unreachable, blocked or silent: the outage's
+     * length, which sets the backoff of the rows it kept waiting (their own refusal counts stay as they were).
+     */
+    private int outageCycles;
 
     RelayCycle(OutboxStore store, OutboxPublisher publisher, TransactionalOperator transactions,
             CrashPoints crashPoints, Backoff backoff, RelayMetrics metrics, RelayProperties properties) {
@@ -79,6 +84,9 @@ final class RelayCycle {
     }
 
     private Mono<Void> record(List<Delivery> deliveries) {
+        boolean outage = deliveries.stream().noneMatch(Delivery::isConfirmed)
+                && deliveries.stream().anyMatch(d -> !d.failure().kind().countsTowardParking());
+        outageCycles = outage ? outageCycles + 1 : 0;
         List<UUID> confirmed = new ArrayList<>();
         List<OutboxStore.FailedAttempt> failures = new ArrayList<>();
         List<Delivery> retried = new ArrayList<>();
@@ -88,11 +96,13 @@ final class RelayCycle {
                 confirmed.add(delivery.row().id());
                 continue;
             }
-            int failuresSoFar = delivery.row().attempts() + 1;
-            boolean park = failuresSoFar >= maxAttempts && delivery.failure().kind().countsTowardParking();
+            boolean refused = delivery.failure().kind().countsTowardParking();
+            int refusals = delivery.row().attempts() + (refused ? 1 : 0);
+            boolean park = refused && refusals >= maxAttempts;
             (park ? parked : retried).add(delivery);
-            failures.add(new OutboxStore.FailedAttempt(delivery.row().id(), backoff.delayAfter(failuresSoFar),
-                    truncate(delivery.failure().toString()), park));
+            failures.add(new OutboxStore.FailedAttempt(delivery.row().id(),
+                    backoff.delayAfter(refused ? refusals : Math.max(1, outageCycles)),
+                    truncate(delivery.failure().toString()), refused, park));
         }
         return store.markSent(confirmed)
                 .then(store.recordFailures(failures))
@@ -107,7 +117,7 @@ final class RelayCycle {
         metrics.parked(parked.size());
         for (Delivery delivery : parked) {
             OutboxRow row = delivery.row();
-            log.error("Outbox event {} ({} of {} {}) PARKED after {} failed deliveries, last: {}. "
+            log.error("Outbox event {} ({} of {} {}) PARKED after {} refused deliveries, last: {}. "
                     + "Fix the cause, then POST /outbox/parked/{}/requeue", row.id(), row.eventType(),
                     row.aggregateType(), row.aggregateId(), row.attempts() + 1, delivery.failure(), row.id());
         }

@@ -34,7 +34,7 @@ final class RelayMetrics {
         retried = Counter.builder(RETRIED)
                 .description("Failed deliveries of outbox events that will be retried (nack, return, timeout, broker down)")
                 .register(registry);
-        parked = Counter.builder(PARKED).description("Outbox events parked after too many failed deliveries")
+        parked = Counter.builder(PARKED).description("Outbox events parked after too many refused deliveries")
                 .register(registry);
         publishLatency = Timer.builder(PUBLISH_LATENCY)
                 .description("From the outbox row's creation (its transaction) to the broker's confirm")

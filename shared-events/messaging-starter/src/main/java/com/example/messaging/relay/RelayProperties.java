@@ -21,7 +21,8 @@ import com.example.messaging.support.Settings;
  * @param cycleTimeout    how long one cycle (claim, publish, confirms, mark, commit) may take before it is
  *                        abandoned and rolled back; a database connection that stops answering without
  *                        closing (seen after database restarts under load) would otherwise stall the relay
- * @param maxAttempts     failed deliveries (nack, return, timeout) after which a row is parked
+ * @param maxAttempts     deliveries the broker refused (nack, return) after which a row is parked; an
+ *                        outage (broker unreachable, blocked or withholding confirms) never counts
  * @param backoff         delay before a row whose delivery failed is tried again
  * @param exchanges       exchanges declared up front (durable topic); exchanges named by rows are declared too
  * @param statsInterval   how often the backlog figures behind the gauges and the health indicator are refreshed

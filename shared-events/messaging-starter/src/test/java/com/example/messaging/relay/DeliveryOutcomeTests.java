@@ -70,7 +70,7 @@ class DeliveryOutcomeTests {
     void onlyFailuresTheBrokerAnsweredOrLeftUnansweredCountTowardParking() {
         assertThat(DeliveryFailure.Kind.NACKED.countsTowardParking()).isTrue();
         assertThat(DeliveryFailure.Kind.RETURNED.countsTowardParking()).isTrue();
-        assertThat(DeliveryFailure.Kind.TIMED_OUT.countsTowardParking()).isTrue();
+        assertThat(DeliveryFailure.Kind.TIMED_OUT.countsTowardParking()).isFalse();
         assertThat(DeliveryFailure.Kind.BROKER_UNAVAILABLE.countsTowardParking()).isFalse();
     }
 }
