@@ -40,6 +40,8 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
 
     @Test
     void putSetsTheAvailableUnitsAndGetReadsThemBack() {
+        put(41, "{\"available\": 1000000000}").expectStatus().isOk()
+                .expectBody().json("{\"sku_id\": 41, \"available\": 1000000000, \"reserved\": 0}", true);
         put(42, "{\"available\": 100}").expectStatus().isOk()
                 .expectHeader().contentType(MediaType.APPLICATION_JSON)
                 .expectBody().json("{\"sku_id\": 42, \"available\": 100, \"reserved\": 0}", true);
@@ -69,6 +71,8 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
                 .expectBody()
                 .jsonPath("$.type").isEqualTo(PROBLEM + "validation-failed")
                 .jsonPath("$.errors[0].field").isEqualTo("available");
+        put(43, "{\"available\": 1000000001}").expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("available");
         put(43, "{}").expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.errors[0].field").isEqualTo("available");
         put(0, "{\"available\": 1}").expectStatus().isBadRequest()
