@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Keeps a fault in place for a while: the window in which the rest of the system has to cope. */
 final class Hold {
@@ -17,12 +18,11 @@ final class Hold {
 
     /** Polls {@code count} until it is positive or {@code patience} ran out, and returns its last value. */
     static long until(LongSupplier count, Duration patience) {
-        long deadline = System.nanoTime() + patience.toNanos();
-        long value = count.getAsLong();
-        while (value <= 0 && System.nanoTime() < deadline) {
-            Awaitility.await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(1)).until(() -> true);
-            value = count.getAsLong();
+        try {
+            return Awaitility.await("a positive count").pollInterval(Duration.ofMillis(200)).atMost(patience)
+                    .until(count::getAsLong, value -> value > 0);
+        } catch (ConditionTimeoutException e) {
+            return count.getAsLong();
         }
-        return value;
     }
 }

@@ -3,7 +3,6 @@ package com.example.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +26,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,9 +43,6 @@ class AsyncApiTests {
     static final Path DOCUMENT = Path.of("../../docs/asyncapi.json");
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    static Stream<String> eventTypes() {
-        return EventTypes.all().keySet().stream().sorted();
-    }
 
     @Test
     void theCommittedDescriptionIsTheOneTheRecordsDescribe() throws IOException {
@@ -63,7 +59,7 @@ class AsyncApiTests {
     }
 
     @ParameterizedTest
-    @MethodSource("eventTypes")
+    @MethodSource("com.example.events.GoldenFixtures#eventTypes")
     void everyGoldenFixtureMatchesItsMessageSchema(String eventType) throws IOException {
         JsonNode committed = EventJson.mapper().readTree(Files.readString(DOCUMENT));
         JsonNode schema = committed.path("components").path("schemas").path(eventType);
@@ -71,7 +67,7 @@ class AsyncApiTests {
 
         var errors = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7)
                 .getSchema(EventJson.mapper().writeValueAsString(schema))
-                .validate(EventJson.mapper().readTree(golden(eventType)));
+                .validate(EventJson.mapper().readTree(GoldenFixtures.read(eventType)));
 
         assertThat(errors).as("%s.json against its schema", eventType).isEmpty();
     }
@@ -79,7 +75,7 @@ class AsyncApiTests {
     @Test
     void aBodyThatBreaksItsSchemaIsCaught() {
         JsonNode schema = describe().path("components").path("schemas").path("OrderCreated");
-        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(golden("OrderCreated"));
+        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read("OrderCreated"));
         body.remove("order_id");
         body.put("user_id", "42");
 
@@ -170,7 +166,7 @@ class AsyncApiTests {
         schema.put("type", "object");
         ObjectNode properties = schema.putObject("properties");
         ArrayNode required = schema.putArray("required");
-        DomainEvent sample = EventJson.read(golden(type.getSimpleName()).getBytes(StandardCharsets.UTF_8), type);
+        DomainEvent sample = EventJson.read(GoldenFixtures.read(type.getSimpleName()).getBytes(StandardCharsets.UTF_8), type);
         RecordComponent[] components = type.getRecordComponents();
         for (int i = 0; i < components.length; i++) {
             String name = snakeCase(components[i].getName());
@@ -229,16 +225,8 @@ class AsyncApiTests {
         }
     }
 
+    /** The name the contract's JSON mapping gives a record component on the wire. */
     private static String snakeCase(String name) {
-        return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
-    }
-
-    private static String golden(String eventType) {
-        try (InputStream in = AsyncApiTests.class.getResourceAsStream("/events/" + eventType + ".json")) {
-            assertThat(in).as("golden file events/%s.json", eventType).isNotNull();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return PropertyNamingStrategies.SNAKE_CASE.nameForField(null, null, name);
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -45,9 +44,6 @@ class EventJsonTests {
                     List.of("user 42 is blocked", "order has 120 units, more than the maximum of 100"), AT))
             .collect(Collectors.toMap(DomainEvent::eventType, Function.identity()));
 
-    static Stream<String> eventTypes() {
-        return EventTypes.all().keySet().stream().sorted();
-    }
 
     @Test
     void everyEventTypeOfTheContractIsKnown() {
@@ -58,26 +54,26 @@ class EventJsonTests {
     }
 
     @ParameterizedTest
-    @MethodSource("eventTypes")
+    @MethodSource("com.example.events.GoldenFixtures#eventTypes")
     void writesTheGoldenFile(String eventType) throws IOException {
         JsonNode written = EventJson.mapper().readTree(EventJson.write(SAMPLES.get(eventType)));
 
-        assertThat(written).isEqualTo(EventJson.mapper().readTree(golden(eventType)));
+        assertThat(written).isEqualTo(EventJson.mapper().readTree(GoldenFixtures.read(eventType)));
     }
 
     @ParameterizedTest
-    @MethodSource("eventTypes")
+    @MethodSource("com.example.events.GoldenFixtures#eventTypes")
     void readsTheGoldenFileBackEqual(String eventType) throws IOException {
-        DomainEvent read = EventJson.read(eventType, golden(eventType).getBytes(StandardCharsets.UTF_8));
+        DomainEvent read = EventJson.read(eventType, GoldenFixtures.read(eventType).getBytes(StandardCharsets.UTF_8));
 
         assertThat(read).isEqualTo(SAMPLES.get(eventType));
         assertThat(read.eventType()).isEqualTo(eventType);
     }
 
     @ParameterizedTest
-    @MethodSource("eventTypes")
+    @MethodSource("com.example.events.GoldenFixtures#eventTypes")
     void toleratesUnknownFieldsFromNewerProducers(String eventType) throws IOException {
-        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(golden(eventType));
+        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read(eventType));
         body.put("added_in_version_2", "ignored");
         body.putObject("nested_extension").put("x", 1);
 
@@ -87,9 +83,9 @@ class EventJsonTests {
     }
 
     @ParameterizedTest
-    @MethodSource("eventTypes")
+    @MethodSource("com.example.events.GoldenFixtures#eventTypes")
     void refusesABodyWithoutItsEventId(String eventType) throws IOException {
-        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(golden(eventType));
+        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read(eventType));
         body.remove("event_id");
 
         assertThatThrownBy(() -> EventJson.read(eventType, EventJson.mapper().writeValueAsBytes(body)))
@@ -100,7 +96,7 @@ class EventJsonTests {
 
     @Test
     void namesTheMissingFieldOfASpecificEvent() throws IOException {
-        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(golden("OrderCreated"));
+        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read("OrderCreated"));
         body.remove("sku_ids");
 
         assertThatThrownBy(() -> EventJson.read(body.toString(), OrderCreated.class))
@@ -165,19 +161,12 @@ class EventJsonTests {
             "user_id|-4|'user_id' must be > 0, was -4",
             "coupon_code|\"NOT A CODE\"|'coupon_code' 'NOT A CODE' is not 1 to 64 of A-Z a-z 0-9 _ -" })
     void anOrderCreatedThatBreaksTheContractCannotBeRead(String field, String json, String reason) throws IOException {
-        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(golden("OrderCreated"));
+        ObjectNode body = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read("OrderCreated"));
         body.set(field, EventJson.mapper().readTree(json));
 
         assertThatThrownBy(() -> EventJson.read("OrderCreated", EventJson.mapper().writeValueAsBytes(body)))
                 .isInstanceOf(EventFormatException.class)
                 .hasMessage("OrderCreated: " + reason);
-    }
-
-    private static String golden(String eventType) throws IOException {
-        try (InputStream in = EventJsonTests.class.getResourceAsStream("/events/" + eventType + ".json")) {
-            assertThat(in).as("golden file events/%s.json", eventType).isNotNull();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     private static UUID id(String value) {
