@@ -39,6 +39,7 @@ public final class ThrowawayRabbit implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ThrowawayRabbit.class);
     private static final Path SERVER = Path.of("/usr/sbin/rabbitmq-server");
+    private static final Path CTL = Path.of("/usr/sbin/rabbitmqctl");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Set<ThrowawayRabbit> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -219,6 +220,19 @@ public final class ThrowawayRabbit implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         log.info("Throw-away RabbitMQ node {} killed", nodeName);
+    }
+
+    /**
+     * Raises or clears the node's memory alarm, as if it had used more memory than its high watermark: while it is
+     * raised the broker blocks every connection that publishes (consumers go on). The alarm is set directly rather
+     * than by lowering the watermark, so it is on the moment this returns and off the moment it is cleared.
+     */
+    public void memoryAlarm(boolean raised) {
+        String call = raised
+                ? "rabbit_alarm:set_alarm({{resource_limit, memory, node()}, []})."
+                : "rabbit_alarm:clear_alarm({resource_limit, memory, node()}).";
+        run(List.of(CTL.toString(), "-n", nodeName, "eval", call));
+        log.info("Throw-away RabbitMQ node {}: memory alarm {}", nodeName, raised ? "raised" : "cleared");
     }
 
     /** Kills the node and deletes its directory. */

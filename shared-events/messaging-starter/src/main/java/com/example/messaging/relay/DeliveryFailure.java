@@ -14,7 +14,9 @@ record DeliveryFailure(Kind kind, String reason) {
          */
         TIMED_OUT(false),
         /** No connection or channel: nothing was (or could be) sent. */
-        BROKER_UNAVAILABLE(false);
+        BROKER_UNAVAILABLE(false),
+        /** The broker blocks the connection (memory or disk alarm): nothing was sent. */
+        BLOCKED(false);
 
         private final boolean countsTowardParking;
 
@@ -31,6 +33,11 @@ record DeliveryFailure(Kind kind, String reason) {
          */
         boolean countsTowardParking() {
             return countsTowardParking;
+        }
+
+        /** Whether nothing reached the broker: unreachable or blocking this process. */
+        boolean isUnreachable() {
+            return this == BROKER_UNAVAILABLE || this == BLOCKED;
         }
     }
 

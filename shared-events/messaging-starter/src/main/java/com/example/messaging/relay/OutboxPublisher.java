@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -42,9 +43,12 @@ final class OutboxPublisher {
     private final ExchangeDeclarer declarer;
     private final Duration confirmTimeout;
     private final Clock clock;
+    private final BrokerBlocks blocks;
 
-    OutboxPublisher(RabbitTemplate template, ExchangeDeclarer declarer, Duration confirmTimeout, Clock clock) {
+    OutboxPublisher(RabbitTemplate template, ExchangeDeclarer declarer, Duration confirmTimeout, Clock clock,
+            BrokerBlocks blocks) {
         this.template = template;
+        this.blocks = blocks;
         this.declarer = declarer;
         this.confirmTimeout = confirmTimeout;
         this.clock = clock;
@@ -55,12 +59,18 @@ final class OutboxPublisher {
      * @return one delivery per row, in the order of {@code rows}
      */
     Mono<List<Delivery>> publish(List<OutboxRow> rows, Scheduler scheduler) {
+        Optional<String> blocked = blocks.reason();
+        if (blocked.isPresent()) {
+            String reason = "the broker blocks publishing: " + blocked.get();
+            return Mono.just(rows.stream().map(row -> Delivery.failed(row, DeliveryFailure.Kind.BLOCKED, reason)).toList());
+        }
         return Mono.fromCallable(() -> outcomes(send(rows))).subscribeOn(scheduler);
     }
 
     /** Declares the configured exchanges if the broker has not seen them on this connection yet. */
     Mono<Void> declareConfiguredExchanges(Scheduler scheduler) {
-        if (declarer.allConfiguredDeclared()) {
+        // A blocked connection reads nothing, declarations included: the call would hang until the alarm clears.
+        if (declarer.allConfiguredDeclared() || blocks.reason().isPresent()) {
             return Mono.empty();
         }
         return Mono.fromRunnable(declarer::declareConfigured).subscribeOn(scheduler).then();

@@ -130,7 +130,7 @@ final class OutboxRelay implements SmartLifecycle {
         current.background().dispose();
         try {
             // The cycle in flight ends within the confirm timeout unless the database hangs.
-            Duration patience = properties.confirmTimeout().plusSeconds(10);
+            Duration patience = properties.drainTimeout();
             if (!current.drained().await(patience.toMillis(), TimeUnit.MILLISECONDS)) {
                 log.warn("Outbox relay cycle still running after {}; abandoning it (its rows roll back and are "
                         + "published again later)", patience);

@@ -8,8 +8,9 @@ import java.util.UUID;
  *
  * @param payload    the event's JSON as stored
  * @param occurredAt the event's {@code occurred_at} as written in the payload (RFC 3339), or null if it has none
- * @param attempts   deliveries the broker refused so far (outages do not count)
+ * @param attempts      deliveries the broker refused so far (outages do not count)
+ * @param refusedSince  when the broker's current run of refusals of this row began, or null if it is not refusing it
  */
 record OutboxRow(UUID id, String aggregateType, String aggregateId, String eventType, String exchange,
-        String payload, String traceparent, String occurredAt, Instant createdAt, int attempts) {
+        String payload, String traceparent, String occurredAt, Instant createdAt, int attempts, Instant refusedSince) {
 }

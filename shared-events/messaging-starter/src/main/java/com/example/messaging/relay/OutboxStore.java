@@ -46,7 +46,8 @@ final class OutboxStore {
     Flux<OutboxRow> claim(int limit) {
         return db.sql("""
                 select o.id, o.aggregate_type, o.aggregate_id, o.event_type, o.exchange, o.payload::text as payload,
-                       o.traceparent, o.payload ->> 'occurred_at' as occurred_at, o.created_at, o.attempts
+                       o.traceparent, o.payload ->> 'occurred_at' as occurred_at, o.created_at, o.attempts,
+                       o.refused_since
                   from outbox_events o
                  where o.sent_at is null
                    and o.parked_at is null
@@ -77,15 +78,18 @@ final class OutboxStore {
 
     /**
      * Records failed deliveries: the next attempt after {@code delay}, one more refusal where the broker refused
-     * the row ({@code refused}), parked where asked. An outage is not the row's fault and leaves its count alone.
+     * the row ({@code refused}), parked where asked. An outage is not the row's fault: it leaves the count alone
+     * and ends the run of refusals ({@code refused_since}), so the time budget starts again after it. A run that
+     * begins now begins at {@code publishedAt}, the time of the relay that published the batch.
      */
-    Mono<Long> recordFailures(List<FailedAttempt> failures) {
+    Mono<Long> recordFailures(List<FailedAttempt> failures, Instant publishedAt) {
         if (failures.isEmpty()) {
             return Mono.just(0L);
         }
         return db.sql("""
                 update outbox_events o
                    set attempts = o.attempts + case when f.refused then 1 else 0 end,
+                       refused_since = case when f.refused then coalesce(o.refused_since, :published_at) end,
                        next_attempt_at = clock_timestamp() + f.delay_ms * interval '1 millisecond',
                        last_error = f.error,
                        parked_at = case when f.park then clock_timestamp() end
@@ -96,6 +100,7 @@ final class OutboxStore {
                 .bind("errors", failures.stream().map(FailedAttempt::error).toArray(String[]::new))
                 .bind("refusals", failures.stream().map(FailedAttempt::refused).toArray(Boolean[]::new))
                 .bind("parks", failures.stream().map(FailedAttempt::park).toArray(Boolean[]::new))
+                .bind("published_at", publishedAt)
                 .fetch()
                 .rowsUpdated();
     }
@@ -129,10 +134,10 @@ final class OutboxStore {
                 .all();
     }
 
-    /** Makes a parked row publishable again, from a fresh attempt count. */
+    /** Makes a parked row publishable again, from a fresh attempt count and time budget. */
     Mono<Long> requeue(UUID id) {
         return db.sql("""
-                update outbox_events set parked_at = null, attempts = 0, next_attempt_at = now()
+                update outbox_events set parked_at = null, attempts = 0, refused_since = null, next_attempt_at = now()
                  where id = :id and parked_at is not null and sent_at is null""")
                 .bind("id", id)
                 .fetch()
@@ -141,7 +146,7 @@ final class OutboxStore {
 
     Mono<Long> requeueAll() {
         return db.sql("""
-                update outbox_events set parked_at = null, attempts = 0, next_attempt_at = now()
+                update outbox_events set parked_at = null, attempts = 0, refused_since = null, next_attempt_at = now()
                  where parked_at is not null and sent_at is null""")
                 .fetch()
                 .rowsUpdated();
@@ -168,7 +173,7 @@ final class OutboxStore {
                 r.get("aggregate_id", String.class), r.get("event_type", String.class), r.get("exchange", String.class),
                 r.get("payload", String.class), r.get("traceparent", String.class),
                 r.get("occurred_at", String.class), r.get("created_at", Instant.class),
-                r.get("attempts", Integer.class));
+                r.get("attempts", Integer.class), r.get("refused_since", Instant.class));
     }
 
     /**

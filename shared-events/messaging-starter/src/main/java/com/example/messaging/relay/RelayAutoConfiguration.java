@@ -111,21 +111,28 @@ public class RelayAutoConfiguration {
             return new NotificationListener(postgres, properties.listener());
         }
 
+        /** A listener bean, so that the connection factory's blocked/unblocked events reach it. */
+        @Bean
+        BrokerBlocks outboxBrokerBlocks() {
+            return new BrokerBlocks();
+        }
+
         @Bean
         OutboxRelay outboxRelay(ConnectionFactory connectionFactory,
                 org.springframework.amqp.rabbit.connection.ConnectionFactory rabbitConnectionFactory,
-                OutboxStore outboxStore, OutboxMonitor outboxMonitor, NotificationListener outboxNotificationListener, CrashPoints crashPoints,
+                OutboxStore outboxStore, OutboxMonitor outboxMonitor, NotificationListener outboxNotificationListener,
+                BrokerBlocks brokerBlocks, CrashPoints crashPoints,
                 ObjectProvider<MeterRegistry> meterRegistry, RelayProperties properties) {
             RabbitTemplate template = relayTemplate(rabbitConnectionFactory);
             ExchangeDeclarer declarer = new ExchangeDeclarer(new RabbitAdmin(template), rabbitConnectionFactory,
                     properties.exchanges());
             OutboxPublisher publisher = new OutboxPublisher(template, declarer, properties.confirmTimeout(),
-                    Clock.systemUTC());
+                    Clock.systemUTC(), brokerBlocks);
             RelayMetrics metrics = new RelayMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry),
                     outboxMonitor);
             RelayCycle cycle = new RelayCycle(outboxStore, publisher,
                     TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory)), crashPoints,
-                    properties.backoff(), metrics, properties);
+                    properties.backoff(), metrics, properties, Clock.systemUTC());
             return new OutboxRelay(cycle, outboxNotificationListener, outboxMonitor, properties);
         }
 

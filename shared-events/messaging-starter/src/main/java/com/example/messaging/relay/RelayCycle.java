@@ -1,5 +1,8 @@
 package com.example.messaging.relay;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -32,7 +35,8 @@ final class RelayCycle {
     private final Backoff backoff;
     private final RelayMetrics metrics;
     private final int batchSize;
-    private final int maxAttempts;
+    private final Duration parkAfter;
+    private final Clock clock;
     /** Whether the previous cycle had deliveries to retry: only the first of a run of such cycles warns. */
     private boolean failing;
     /**
@@ -40,9 +44,15 @@ final class RelayCycle {
      * length, which sets the backoff of the rows it kept waiting (their own refusal counts stay as they were).
      */
     private int outageCycles;
+    /**
+     * When the broker last took a row from this relay: a row it refuses is parked only if it accepted others since
+     * the refusals began. A broker that refuses everything (its definitions lost, the topology not provisioned yet)
+     * has a problem no single row can be blamed for; the backlog's age reports that instead.
+     */
+    private Instant lastAccepted;
 
     RelayCycle(OutboxStore store, OutboxPublisher publisher, TransactionalOperator transactions,
-            CrashPoints crashPoints, Backoff backoff, RelayMetrics metrics, RelayProperties properties) {
+            CrashPoints crashPoints, Backoff backoff, RelayMetrics metrics, RelayProperties properties, Clock clock) {
         this.store = store;
         this.publisher = publisher;
         this.transactions = transactions;
@@ -50,12 +60,13 @@ final class RelayCycle {
         this.backoff = backoff;
         this.metrics = metrics;
         this.batchSize = properties.batchSize();
-        this.maxAttempts = properties.maxAttempts();
+        this.parkAfter = properties.parkAfter();
+        this.clock = clock;
     }
 
     /**
      * @return whether more rows may be due right now: the cycle claimed some and reached the broker.
-     *         While the broker is unreachable the relay goes at the pace of its poll interval instead
+     *         While the broker is unreachable or blocking the relay goes at the pace of its poll interval instead
      *         of sweeping the whole backlog into backoff.
      */
     Mono<Boolean> runOnce(Scheduler scheduler) {
@@ -71,22 +82,30 @@ final class RelayCycle {
     }
 
     private Mono<Boolean> relay(List<OutboxRow> rows, Scheduler scheduler) {
-        return Mono.fromRunnable(() -> crashPoints.reach(RelayCrashPoints.BEFORE_PUBLISH))
-                .then(publisher.publish(rows, scheduler))
-                .flatMap(deliveries -> {
+        return Mono.fromCallable(() -> {
+                    crashPoints.reach(RelayCrashPoints.BEFORE_PUBLISH);
+                    return clock.instant();
+                })
+                .flatMap(publishedAt -> publisher.publish(rows, scheduler).map(d -> new Published(publishedAt, d)))
+                .flatMap(published -> {
+                    List<Delivery> deliveries = published.deliveries();
                     if (deliveries.stream().anyMatch(Delivery::isConfirmed)) {
                         crashPoints.reach(RelayCrashPoints.AFTER_PUBLISH_BEFORE_MARK);
                     }
                     boolean brokerReached = deliveries.stream().anyMatch(
-                            d -> d.isConfirmed() || d.failure().kind() != DeliveryFailure.Kind.BROKER_UNAVAILABLE);
-                    return record(deliveries).thenReturn(brokerReached);
+                            d -> d.isConfirmed() || !d.failure().kind().isUnreachable());
+                    return record(deliveries, published.at()).thenReturn(brokerReached);
                 });
     }
 
-    private Mono<Void> record(List<Delivery> deliveries) {
+    /** @param publishedAt when the batch was published: where a run of refusals that begins in it starts */
+    private Mono<Void> record(List<Delivery> deliveries, Instant publishedAt) {
         boolean outage = deliveries.stream().noneMatch(Delivery::isConfirmed)
                 && deliveries.stream().anyMatch(d -> !d.failure().kind().countsTowardParking());
         outageCycles = outage ? outageCycles + 1 : 0;
+        deliveries.stream().filter(Delivery::isConfirmed).map(Delivery::confirmedAt)
+                .max(Instant::compareTo)
+                .ifPresent(at -> lastAccepted = lastAccepted == null || at.isAfter(lastAccepted) ? at : lastAccepted);
         List<UUID> confirmed = new ArrayList<>();
         List<OutboxStore.FailedAttempt> failures = new ArrayList<>();
         List<Delivery> retried = new ArrayList<>();
@@ -98,17 +117,27 @@ final class RelayCycle {
             }
             boolean refused = delivery.failure().kind().countsTowardParking();
             int refusals = delivery.row().attempts() + (refused ? 1 : 0);
-            boolean park = refused && refusals >= maxAttempts;
+            boolean park = refused && refusedTooLong(delivery.row(), publishedAt);
             (park ? parked : retried).add(delivery);
             failures.add(new OutboxStore.FailedAttempt(delivery.row().id(),
                     backoff.delayAfter(refused ? refusals : Math.max(1, outageCycles)),
                     truncate(delivery.failure().toString()), refused, park));
         }
         return store.markSent(confirmed)
-                .then(store.recordFailures(failures))
+                .then(store.recordFailures(failures, publishedAt))
                 // Counted once the outcome is about to commit; a rollback after this point only costs a duplicate.
                 .doOnSuccess(ignored -> report(deliveries, retried, parked))
                 .then();
+    }
+
+    /**
+     * Parking is on a time budget rather than on a count of attempts: how many attempts fit into a stretch of time
+     * depends on the backoff and on how often outages reset the row, while "refused for five minutes while the
+     * broker took everything else" means the same thing whatever the pace.
+     */
+    private boolean refusedTooLong(OutboxRow row, Instant publishedAt) {
+        Instant since = row.refusedSince() == null ? publishedAt : row.refusedSince();
+        return !since.plus(parkAfter).isAfter(publishedAt) && lastAccepted != null && !lastAccepted.isBefore(since);
     }
 
     private void report(List<Delivery> deliveries, List<Delivery> retried, List<Delivery> parked) {
@@ -117,9 +146,10 @@ final class RelayCycle {
         metrics.parked(parked.size());
         for (Delivery delivery : parked) {
             OutboxRow row = delivery.row();
-            log.error("Outbox event {} ({} of {} {}) PARKED after {} refused deliveries, last: {}. "
-                    + "Fix the cause, then POST /outbox/parked/{}/requeue", row.id(), row.eventType(),
-                    row.aggregateType(), row.aggregateId(), row.attempts() + 1, delivery.failure(), row.id());
+            log.error("Outbox event {} ({} of {} {}) PARKED: refused {} times since {} while the broker took other "
+                    + "events, last: {}. Fix the cause, then POST /outbox/parked/{}/requeue", row.id(), row.eventType(),
+                    row.aggregateType(), row.aggregateId(), row.attempts() + 1,
+                    row.refusedSince() == null ? "now" : row.refusedSince(), delivery.failure(), row.id());
         }
         if (!retried.isEmpty()) {
             Delivery first = retried.get(0);
@@ -133,6 +163,9 @@ final class RelayCycle {
             log.info("Outbox events are being delivered again");
         }
         failing = !retried.isEmpty();
+    }
+
+    private record Published(Instant at, List<Delivery> deliveries) {
     }
 
     private static String truncate(String error) {

@@ -18,11 +18,15 @@ import com.example.messaging.support.Settings;
  * @param batchSize       rows claimed, published and confirmed together
  * @param pollInterval    fallback wake-up when a notification is missed
  * @param confirmTimeout  how long a batch waits for its publisher confirms before counting the rest as failed
+ * @param drainTimeout    how long stopping waits for the cycle in flight to finish (so that a published batch is
+ *                        marked sent); longer than {@code confirmTimeout}, and part of the stop grace period a
+ *                        container gets (docs/operations.md, "Stopping a service")
  * @param cycleTimeout    how long one cycle (claim, publish, confirms, mark, commit) may take before it is
  *                        abandoned and rolled back; a database connection that stops answering without
  *                        closing (seen after database restarts under load) would otherwise stall the relay
- * @param maxAttempts     deliveries the broker refused (nack, return) after which a row is parked; an
- *                        outage (broker unreachable, blocked or withholding confirms) never counts
+ * @param parkAfter       how long the broker may keep refusing a row (nack, return) while it accepts other
+ *                        rows before the row is parked; an outage (broker unreachable, blocked or withholding
+ *                        confirms) is no refusal and starts the budget again
  * @param backoff         delay before a row whose delivery failed is tried again
  * @param exchanges       exchanges declared up front (durable topic); exchanges named by rows are declared too
  * @param statsInterval   how often the backlog figures behind the gauges and the health indicator are refreshed
@@ -37,7 +41,8 @@ public record RelayProperties(
         @DefaultValue("1s") Duration pollInterval,
         @DefaultValue("10s") Duration confirmTimeout,
         @DefaultValue("30s") Duration cycleTimeout,
-        @DefaultValue("12") int maxAttempts,
+        @DefaultValue("15s") Duration drainTimeout,
+        @DefaultValue("5m") Duration parkAfter,
         @DefaultValue @NestedConfigurationProperty Backoff backoff,
         @DefaultValue List<String> exchanges,
         @DefaultValue("5s") Duration statsInterval,
@@ -47,11 +52,13 @@ public record RelayProperties(
 
     public RelayProperties {
         require(batchSize >= 1, "batch-size must be at least 1");
-        require(maxAttempts >= 1, "max-attempts must be at least 1");
+        requirePositive(parkAfter, "park-after");
         requirePositive(pollInterval, "poll-interval");
         requirePositive(confirmTimeout, "confirm-timeout");
         require(cycleTimeout != null && cycleTimeout.compareTo(confirmTimeout) > 0,
                 "cycle-timeout must be longer than confirm-timeout");
+        require(drainTimeout != null && drainTimeout.compareTo(confirmTimeout) > 0,
+                "drain-timeout must be longer than confirm-timeout");
         requirePositive(statsInterval, "stats-interval");
         exchanges = List.copyOf(exchanges);
     }

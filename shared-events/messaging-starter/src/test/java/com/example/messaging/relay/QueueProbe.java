@@ -21,6 +21,7 @@ final class QueueProbe implements AutoCloseable {
     private final RabbitTemplate rabbit;
     private final String exchange;
     private final Queue queue;
+    private final List<String> routingKeys = new ArrayList<>();
     private final List<Message> received = new ArrayList<>();
 
     private QueueProbe(AmqpAdmin admin, RabbitTemplate rabbit, String exchange, Queue queue) {
@@ -39,6 +40,15 @@ final class QueueProbe implements AutoCloseable {
 
     QueueProbe alsoBind(String routingKey) {
         admin.declareBinding(BindingBuilder.bind(queue).to(new TopicExchange(exchange)).with(routingKey));
+        routingKeys.add(routingKey);
+        return this;
+    }
+
+    /** Declares the exchange, the queue and its bindings again (idempotent): a broker that crashed may have lost them. */
+    QueueProbe redeclare() {
+        admin.declareExchange(new TopicExchange(exchange, true, false));
+        admin.declareQueue(queue);
+        routingKeys.forEach(key -> admin.declareBinding(BindingBuilder.bind(queue).to(new TopicExchange(exchange)).with(key)));
         return this;
     }
 

@@ -29,7 +29,8 @@ class RelayPropertiesTests {
         assertThat(properties.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(properties.confirmTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(properties.cycleTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(properties.maxAttempts()).isEqualTo(12);
+        assertThat(properties.parkAfter()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(properties.drainTimeout()).isEqualTo(Duration.ofSeconds(15));
         assertThat(properties.backoff()).isEqualTo(
                 new Backoff(Duration.ofMillis(500), 2.0, Duration.ofSeconds(30), 0.5));
         assertThat(properties.exchanges()).isEmpty();
@@ -61,5 +62,9 @@ class RelayPropertiesTests {
                 .rootCause().hasMessageContaining("poll-interval");
         assertThatThrownBy(() -> bind(Map.of("messaging.relay.confirm-timeout", "30s", "messaging.relay.cycle-timeout", "20s")))
                 .rootCause().hasMessageContaining("cycle-timeout");
+        assertThatThrownBy(() -> bind(Map.of("messaging.relay.confirm-timeout", "15s")))
+                .rootCause().hasMessageContaining("drain-timeout");
+        assertThatThrownBy(() -> bind(Map.of("messaging.relay.park-after", "0s")))
+                .rootCause().hasMessageContaining("park-after");
     }
 }

@@ -65,6 +65,12 @@ final class TestOutbox {
                 .block();
     }
 
+    /** The refusals recorded for one row. */
+    long attempts(String id) {
+        return db.sql("select attempts from outbox_events where id = :id::uuid").bind("id", id)
+                .map(r -> r.get(0, Integer.class)).one().block();
+    }
+
     void execute(String sql) {
         db.sql(sql).fetch().rowsUpdated().block();
     }
