@@ -61,6 +61,9 @@ public abstract class ServiceStartupContract {
                 .jsonPath("$.components.rabbit.status").isEqualTo("UP");
         client.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
         client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+        // The probes' own paths on the API port (for load balancers and orchestrators).
+        client.get().uri("/readyz").exchange().expectStatus().isOk();
+        client.get().uri("/livez").exchange().expectStatus().isOk();
         client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
     }
 
