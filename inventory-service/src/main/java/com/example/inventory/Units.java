@@ -42,7 +42,7 @@ public final class Units {
     Optional<String> shortage(Map<Long, Stock> stock) {
         for (Map.Entry<Long, Integer> wanted : perSku.entrySet()) {
             Stock row = stock.get(wanted.getKey());
-            int available = row == null ? 0 : row.available();
+            long available = row == null ? 0 : row.available();
             if (available < wanted.getValue()) {
                 return Optional.of("insufficient stock for sku " + wanted.getKey() + ": " + wanted.getValue()
                         + " requested, " + available + " available");

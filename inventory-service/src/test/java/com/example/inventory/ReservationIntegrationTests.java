@@ -46,8 +46,8 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
 
         assertThat(awaitReplies(order.orderId(), 1)).containsExactly("InventoryReserved");
         assertThat(reply(order.orderId(), InventoryReserved.class).skuIds()).containsExactly(a, b, b);
-        assertThat(stockOf(a)).containsExactly(4, 1);
-        assertThat(stockOf(b)).containsExactly(3, 2);
+        assertThat(stockOf(a)).containsExactly(4L, 1L);
+        assertThat(stockOf(b)).containsExactly(3L, 2L);
         assertThat(reservation(order.orderId())).containsEntry("status", "RESERVED");
     }
 
@@ -62,8 +62,8 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
         assertThat(awaitReplies(order.orderId(), 1)).containsExactly("InventoryRejected");
         assertThat(reply(order.orderId(), InventoryRejected.class).reason())
                 .isEqualTo("insufficient stock for sku " + b + ": 2 requested, 1 available");
-        assertThat(stockOf(a)).containsExactly(5, 0);
-        assertThat(stockOf(b)).containsExactly(1, 0);
+        assertThat(stockOf(a)).containsExactly(5L, 0L);
+        assertThat(stockOf(b)).containsExactly(1L, 0L);
         assertThat(reservation(order.orderId())).containsEntry("status", "REJECTED");
     }
 
@@ -78,7 +78,7 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
         assertThat(awaitReplies(order.orderId(), 1)).containsExactly("InventoryRejected");
         assertThat(reply(order.orderId(), InventoryRejected.class).reason())
                 .isEqualTo("insufficient stock for sku " + unknown + ": 1 requested, 0 available");
-        assertThat(stockOf(a)).containsExactly(5, 0);
+        assertThat(stockOf(a)).containsExactly(5L, 0L);
     }
 
     @Test
@@ -87,14 +87,14 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
         OrderCreated order = order(a, a);
         broker.publish(order);
         awaitReplies(order.orderId(), 1);
-        assertThat(stockOf(a)).containsExactly(3, 2);
+        assertThat(stockOf(a)).containsExactly(3L, 2L);
 
         broker.publish(cancel(order.orderId()));
         broker.publish(cancel(order.orderId()));
 
         assertThat(awaitReplies(order.orderId(), 3)).containsExactly("InventoryReserved", "InventoryReleased",
                 "InventoryReleased");
-        assertThat(stockOf(a)).containsExactly(5, 0);
+        assertThat(stockOf(a)).containsExactly(5L, 0L);
         assertThat(reservation(order.orderId())).containsEntry("status", "RELEASED");
     }
 
@@ -109,7 +109,7 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
 
         assertThat(awaitReplies(order.orderId(), 2)).containsExactly("InventoryReleased", "InventoryRejected");
         assertThat(reply(order.orderId(), InventoryRejected.class).reason()).contains("was cancelled");
-        assertThat(stockOf(a)).containsExactly(5, 0);
+        assertThat(stockOf(a)).containsExactly(5L, 0L);
         assertThat(reservation(order.orderId())).containsEntry("status", "RELEASED");
     }
 
@@ -129,8 +129,8 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
 
         await().atMost(PATIENCE.multipliedBy(2)).until(() ->
                 database.count("select count(*) from reservations where order_id = any(?)", ids(orders)) == 200);
-        assertThat(stockOf(scarce)).containsExactly(0, 50);
-        assertThat(stockOf(plenty)).containsExactly(950, 50);
+        assertThat(stockOf(scarce)).containsExactly(0L, 50L);
+        assertThat(stockOf(plenty)).containsExactly(950L, 50L);
         assertThat(database.count("select count(*) from reservations where status = 'RESERVED' and order_id = any(?)",
                 ids(orders))).isEqualTo(50);
         assertThat(database.count("select count(*) from outbox_events where event_type = 'InventoryReserved' "
@@ -156,9 +156,9 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
     }
 
     /** [available, reserved] */
-    private List<Integer> stockOf(long skuId) {
+    private List<Long> stockOf(long skuId) {
         Map<String, Object> row = database.rows("select available, reserved from stock where sku_id = ?", skuId).get(0);
-        return List.of((Integer) row.get("available"), (Integer) row.get("reserved"));
+        return List.of((Long) row.get("available"), (Long) row.get("reserved"));
     }
 
     private Map<String, Object> reservation(long orderId) {

@@ -66,7 +66,11 @@ public class RedemptionRepository {
                 .map(inserted -> inserted == 1);
     }
 
-    /** Gives back the coupon the order holds and returns its code; empty when it holds none. */
+    /**
+     * Gives back the coupon the order holds and returns its code; empty when it holds none. Only the order's own
+     * row changes, and leaving REDEEMED can break neither the one-holder index nor a check, whatever happened to
+     * the coupon's definition meanwhile: a compensation must never fail on the data and become poison.
+     */
     public Mono<String> release(long orderId) {
         return db.sql("""
                 update redemptions set status = 'RELEASED', updated_at = now()

@@ -1,5 +1,7 @@
 package com.example.coupon.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -12,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.events.CouponEvent;
+import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
@@ -22,6 +25,7 @@ import com.example.testsupport.OpenApiValidation;
 class CouponApiIntegrationTests extends ConsumerTestSupport {
 
     private static final String PROBLEM = "https://example.com/problems/";
+    private static final String ORDER_QUEUE = "order.events.coupon-service";
 
     @LocalServerPort
     int port;
@@ -60,6 +64,34 @@ class CouponApiIntegrationTests extends ConsumerTestSupport {
                         true);
         put("SPRING_25-x", "{\"discount_percent\": 30}").expectStatus().isOk()
                 .expectBody().jsonPath("$.status").isEqualTo("REDEEMED");
+    }
+
+    /**
+     * A coupon redefined while an order holds it is still given back when the order is cancelled: the release
+     * changes only the order's redemption row, which no definition constrains, so it cannot fail on every
+     * attempt and dead-letter the cancel.
+     */
+    @Test
+    void aCouponRedefinedWhileHeldIsActiveAgainAfterTheCancelAndNothingIsDeadLettered() {
+        double poisonBefore = counter("events.poison", null);
+        put("REDEFINED_1", "{\"discount_percent\": 10}").expectStatus().isOk();
+        broker.publish(new OrderCreated(UUID.randomUUID(), 8002L, 7L, List.of(1L), "REDEFINED_1", Instant.now()));
+        assertThat(awaitReplies(8002, 1)).containsExactly("CouponRedeemed");
+        put("REDEFINED_1", "{\"discount_percent\": 100}").expectStatus().isOk()
+                .expectBody().json("{\"code\": \"REDEFINED_1\", \"status\": \"REDEEMED\", \"redeemed_by_order\": 8002}",
+                        true);
+
+        broker.publish(new OrderCancelled(UUID.randomUUID(), 8002L, "risk: user is blocked", Instant.now()));
+
+        assertThat(awaitReplies(8002, 2)).containsExactly("CouponRedeemed", "CouponReleased");
+        client.get().uri("/coupons/REDEFINED_1").exchange().expectStatus().isOk()
+                .expectBody().json("{\"code\": \"REDEFINED_1\", \"status\": \"ACTIVE\", \"redeemed_by_order\": null}",
+                        true);
+        broker.publish(new OrderCreated(UUID.randomUUID(), 8003L, 7L, List.of(1L), "REDEFINED_1", Instant.now()));
+        assertThat(awaitReplies(8003, 1)).containsExactly("CouponRedeemed");
+        assertThat(counter("events.poison", null)).isEqualTo(poisonBefore);
+        awaitQueueDrained(ORDER_QUEUE);
+        assertThat(broker.ready(ORDER_QUEUE + ".dlq")).isZero();
     }
 
     @Test

@@ -42,7 +42,11 @@ public class StockRepository {
                 where sku_id = :skuId""");
     }
 
-    /** Moves the units from reserved back to available. */
+    /**
+     * Moves the units from reserved back to available. Nothing here can fail for the numbers: the counts are
+     * bigint with no upper check (V3), so a release after the available units were set to the API's bound still
+     * goes through, and reserved holds at least the units the caller's reservation put there.
+     */
     public Mono<Void> release(Units units) {
         return move(units, """
                 update stock set available = available + :units, reserved = reserved - :units, updated_at = now()
@@ -77,7 +81,7 @@ public class StockRepository {
     }
 
     private static Stock stock(Readable row) {
-        return new Stock(row.get("sku_id", Long.class), row.get("available", Integer.class),
-                row.get("reserved", Integer.class));
+        return new Stock(row.get("sku_id", Long.class), row.get("available", Long.class),
+                row.get("reserved", Long.class));
     }
 }

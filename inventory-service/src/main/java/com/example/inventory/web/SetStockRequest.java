@@ -6,9 +6,9 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
 
 /**
- * Body of {@code PUT /stock/{sku_id}}. The bound keeps every count far from the integer limit: a release adds
- * units back to {@code available}, and a release that overflowed would fail every time, i.e. be poison, and
- * the compensation would be lost.
+ * Body of {@code PUT /stock/{sku_id}}. The bound is the API's, not the database's: a release adds units back to
+ * {@code available} without any bound (it may exceed this one), so the counts are bigint with no upper check,
+ * and no release can fail on them and become poison.
  */
 @Schema(name = "SetStock")
 record SetStockRequest(@NotNull @PositiveOrZero @Max(SetStockRequest.MAX_AVAILABLE) Integer available) {

@@ -6,7 +6,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A sku's stock as the contract shows it. */
 @Schema(name = "Stock")
-record StockResponse(long skuId, int available, int reserved) {
+record StockResponse(long skuId, long available, long reserved) {
 
     static StockResponse of(Stock stock) {
         return new StockResponse(stock.skuId(), stock.available(), stock.reserved());

@@ -1,5 +1,7 @@
 package com.example.inventory.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -12,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.events.InventoryEvent;
+import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
@@ -22,6 +25,7 @@ import com.example.testsupport.OpenApiValidation;
 class InventoryApiIntegrationTests extends ConsumerTestSupport {
 
     private static final String PROBLEM = "https://example.com/problems/";
+    private static final String ORDER_QUEUE = "order.events.inventory-service";
 
     @LocalServerPort
     int port;
@@ -96,6 +100,56 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
                         true);
         client.get().uri("/stock/44").exchange().expectStatus().isOk()
                 .expectBody().json("{\"sku_id\": 44, \"available\": 1, \"reserved\": 2}", true);
+    }
+
+    /**
+     * The API bounds what an operator sets, not what a release gives back: a cancel after the stock was set to
+     * the bound puts the order's units back on top of it. Were the release refused (an upper check, an overflow),
+     * it would fail on every attempt and go to the dead-letter queue, and the units would be lost.
+     */
+    @Test
+    void aCancelAfterTheStockWasSetToTheBoundReleasesTheUnitsAndNothingIsDeadLettered() {
+        double poisonBefore = counter("events.poison", null);
+        put(45, "{\"available\": 3}").expectStatus().isOk();
+        broker.publish(new OrderCreated(UUID.randomUUID(), 9002L, 7L, List.of(45L, 45L), null, Instant.now()));
+        assertThat(awaitReplies(9002, 1)).containsExactly("InventoryReserved");
+        put(45, "{\"available\": 1000000000}").expectStatus().isOk()
+                .expectBody().json("{\"sku_id\": 45, \"available\": 1000000000, \"reserved\": 2}", true);
+
+        broker.publish(new OrderCancelled(UUID.randomUUID(), 9002L, "risk: user is blocked", Instant.now()));
+
+        assertThat(awaitReplies(9002, 2)).containsExactly("InventoryReserved", "InventoryReleased");
+        client.get().uri("/stock/45").exchange().expectStatus().isOk()
+                .expectBody().json("{\"sku_id\": 45, \"available\": 1000000002, \"reserved\": 0}", true);
+        client.get().uri("/reservations/9002").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("RELEASED");
+        put(45, "{\"available\": 1000000001}").expectStatus().isBadRequest();
+        assertThat(counter("events.poison", null)).isEqualTo(poisonBefore);
+        awaitQueueDrained(ORDER_QUEUE);
+        assertThat(broker.ready(ORDER_QUEUE + ".dlq")).isZero();
+    }
+
+    /**
+     * Setting the bound while units are reserved, again and again, lets releases add up past 2^31 - 1: the state
+     * such a history leaves is seeded directly (millions of orders would take too long), and the next release
+     * still goes through.
+     */
+    @Test
+    void releasesAddUpPastThe32BitLimitWithoutFailing() {
+        double poisonBefore = counter("events.poison", null);
+        put(46, "{\"available\": 3}").expectStatus().isOk();
+        broker.publish(new OrderCreated(UUID.randomUUID(), 9003L, 7L, List.of(46L, 46L), null, Instant.now()));
+        assertThat(awaitReplies(9003, 1)).containsExactly("InventoryReserved");
+        database.execute("update stock set available = 2147483647 where sku_id = 46");
+
+        broker.publish(new OrderCancelled(UUID.randomUUID(), 9003L, "risk: user is blocked", Instant.now()));
+
+        assertThat(awaitReplies(9003, 2)).containsExactly("InventoryReserved", "InventoryReleased");
+        client.get().uri("/stock/46").exchange().expectStatus().isOk()
+                .expectBody().json("{\"sku_id\": 46, \"available\": 2147483649, \"reserved\": 0}", true);
+        assertThat(counter("events.poison", null)).isEqualTo(poisonBefore);
+        awaitQueueDrained(ORDER_QUEUE);
+        assertThat(broker.ready(ORDER_QUEUE + ".dlq")).isZero();
     }
 
     private WebTestClient.ResponseSpec put(long skuId, String body) {

@@ -11,13 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
+
+import com.example.service.autoconfigure.ServiceProperties;
 
 /**
  * What every service must show once started: its migrations ran against the real database it was
- * given, and its health (with PostgreSQL and RabbitMQ) is UP. A service test class extends this
+ * given, its database sessions carry the statement and lock timeouts, and its health (with PostgreSQL and
+ * RabbitMQ) is UP. A service test class extends this
  * with {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} and {@link FreshInfrastructure}.
  */
 public abstract class ServiceStartupContract {
@@ -34,6 +39,12 @@ public abstract class ServiceStartupContract {
     @Value("${spring.flyway.password:}")
     String password;
 
+    @Autowired
+    DatabaseClient db;
+
+    @Autowired
+    ServiceProperties service;
+
     /** Tables the service's own migrations create, besides the shared outbox and processed_events. */
     protected abstract List<String> ownTables();
 
@@ -47,6 +58,15 @@ public abstract class ServiceStartupContract {
         assertThat(query("select success::text from flyway_schema_history where version is not null"))
                 .isNotEmpty()
                 .containsOnly("true");
+    }
+
+    /** On the service's own sessions (its DatabaseClient), not on Flyway's (JDBC, the server's defaults). */
+    @Test
+    void theServiceSessionsCarryTheStatementAndLockTimeouts() throws SQLException {
+        assertThat(setting("statement_timeout")).isEqualTo(service.database().statementTimeout().toMillis());
+        assertThat(setting("lock_timeout")).isEqualTo(service.database().lockTimeout().toMillis());
+        assertThat(query("select setting from pg_settings where name = 'statement_timeout'"))
+                .doesNotContain(Long.toString(service.database().statementTimeout().toMillis()));
     }
 
     @Test
@@ -65,6 +85,12 @@ public abstract class ServiceStartupContract {
         client.get().uri("/readyz").exchange().expectStatus().isOk();
         client.get().uri("/livez").exchange().expectStatus().isOk();
         client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+    }
+
+    /** The setting in milliseconds, as the service's pooled sessions see it. */
+    private long setting(String name) {
+        return Long.parseLong(db.sql("select setting from pg_settings where name = :name").bind("name", name)
+                .map(row -> row.get("setting", String.class)).one().block());
     }
 
     private List<String> query(String sql) throws SQLException {

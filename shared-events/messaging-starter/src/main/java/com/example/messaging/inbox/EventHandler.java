@@ -16,7 +16,8 @@ import com.example.events.DomainEvent;
  *
  * <p>A payload that can never be applied (business-invalid) signals {@link PoisonMessageException}.
  * Any other error rolls the transaction back and is retried by the inbox while the database is
- * unavailable, so a handler needs no retry logic of its own.
+ * unavailable, so a handler needs no retry logic of its own. A transaction that keeps timing out while the
+ * database answers (a lock held elsewhere, a statement too slow) is retried a few times, then dead-lettered.
  *
  * @param <E> the event record, or the sealed family, handled
  */

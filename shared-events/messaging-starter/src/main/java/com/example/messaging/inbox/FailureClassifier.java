@@ -8,18 +8,24 @@ import com.example.service.failure.Failures;
 
 /**
  * Decides what a failed inbox transaction means. Poison goes to the dead-letter queue; a transient
- * failure is retried until it goes away; an interruption means the listener is being stopped.
+ * failure is retried until it goes away; a timed-out attempt is retried a bounded number of times; an
+ * interruption means the listener is being stopped.
  *
- * <p>Known infrastructure failures (connections refused or lost, pool and statement timeouts,
- * deadlocks and serialization failures) are transient by type. Any other failure is judged by asking
- * the database: if it does not answer, the failure is transient whatever its type (a dying server
- * produces surprising exceptions); if it answers, the same transaction will fail the same way again,
- * so the message is poison.
+ * <p>A timeout (PostgreSQL's statement or lock timeout, SQLSTATE 57014 or 55P03, or the inbox's own
+ * transaction timeout) is judged by asking the database: if it does not answer, the timeout is a symptom of
+ * an outage and transient like one; if it answers, the transaction could not finish against a working
+ * database (a lock held for long, a statement too slow for the data), which may pass or may recur on every
+ * attempt, so the inbox counts it. Other known infrastructure failures (connections refused or lost, pool
+ * exhausted, deadlocks and serialization failures) are transient by type: a deadlock or serialization
+ * failure ends in a rollback at once, and the next attempt usually goes through. Any other failure is judged
+ * by asking the database: if it does not answer, the failure is transient whatever its type (a dying server
+ * produces surprising exceptions); if it answers, the same transaction will fail the same way again, so the
+ * message is poison.
  */
 final class FailureClassifier {
 
     enum Kind {
-        POISON, TRANSIENT, INTERRUPTED
+        POISON, TRANSIENT, TIMED_OUT, INTERRUPTED
     }
 
     private final BooleanSupplier databaseAnswers;
@@ -34,6 +40,9 @@ final class FailureClassifier {
         }
         if (Failures.has(failure, List.of(PoisonMessageException.class, EventFormatException.class))) {
             return Kind.POISON;
+        }
+        if (Failures.isDatabaseTimeout(failure) || Failures.has(failure, List.of(InboxTimeoutException.class))) {
+            return databaseAnswers.getAsBoolean() ? Kind.TIMED_OUT : Kind.TRANSIENT;
         }
         if (Failures.isInfrastructure(failure)) {
             return Kind.TRANSIENT;

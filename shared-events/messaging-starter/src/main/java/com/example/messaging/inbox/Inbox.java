@@ -21,6 +21,9 @@ import com.example.events.EventTypes;
 import com.example.service.failure.Failures;
 import com.example.service.faults.CrashPoints;
 
+import reactor.core.Exceptions;
+import reactor.core.publisher.Mono;
+
 /**
  * Applies each event of the service's one imperative {@code Consumer<Message<byte[]>>} binding
  * ({@code inbox-in-0}) exactly once: the effect, its replies (outbox rows) and the event's processed_events
@@ -38,8 +41,14 @@ import com.example.service.faults.CrashPoints;
  * <li><b>Poison</b> (no or bad {@code message_id}, unknown {@code event_type}, unreadable body,
  * business-invalid payload, or a failure that recurs while the database answers): straight to the
  * dead-letter queue with the reason in {@value EventHeaders#POISON_REASON}; never retried.</li>
- * <li><b>Infrastructure failure</b> (database down, pool exhausted, deadlock): retried here, in the
- * listener thread, without limit, with capped exponential backoff, until it succeeds.</li>
+ * <li><b>Timed out while the database answers</b> (PostgreSQL's statement or lock timeout, or the transaction
+ * timeout, and the database answers a probe): retried like an infrastructure failure, but only until
+ * {@code messaging.inbox.timeouts-before-poison} attempts of this delivery have timed out; then it is poison
+ * ("transaction timed out N times while the database answered: ..."). A transaction that can never finish
+ * (a lock nobody releases, a statement too slow for the data) must not hold its consumer forever.</li>
+ * <li><b>Infrastructure failure</b> (database down, pool exhausted, deadlock, serialization failure, or a
+ * timeout while the database does not answer): retried here, in the listener thread, without limit, with
+ * capped exponential backoff, until it succeeds.</li>
  * </ul>
  *
  * <h2>Why the binder is configured as it is (the messaging starter's defaults)</h2>
@@ -141,9 +150,13 @@ public final class Inbox implements Consumer<Message<byte[]>> {
      * @throws PoisonMessageException when the failure is not transient
      */
     private Optional<Boolean> applyUntilDone(Message<byte[]> message, InboundEvent event, EventHandler<?> handler) {
+        Duration transactionTimeout = properties.transactionTimeout();
+        int timeouts = 0;
         for (int attempt = 1;; attempt++) {
             try {
-                Boolean applied = transaction.apply(event, handler).timeout(properties.transactionTimeout()).block();
+                Boolean applied = transaction.apply(event, handler)
+                        .timeout(transactionTimeout, Mono.error(() -> new InboxTimeoutException(transactionTimeout)))
+                        .block();
                 if (attempt > 1) {
                     log.info("Event {} ({}) went through at attempt {}", event.id(), event.type(), attempt);
                 }
@@ -156,19 +169,41 @@ public final class Inbox implements Consumer<Message<byte[]>> {
                                 event.id(), event.type());
                         return Optional.empty();
                     }
+                    case TIMED_OUT -> {
+                        timeouts++;
+                        if (timeouts >= properties.timeoutsBeforePoison()) {
+                            throw deadLetter(message, new PoisonMessageException("transaction timed out " + timeouts
+                                    + " times while the database answered: " + Failures.describe(Exceptions.unwrap(failure)), failure));
+                        }
+                        Duration backoff = properties.backoff().delayAfter(attempt);
+                        log.warn("Event {} ({}) timed out while the database answers (attempt {}, timeout {} of {} "
+                                + "before it is poison), retrying in {}: {}", event.id(), event.type(), attempt,
+                                timeouts, properties.timeoutsBeforePoison(), backoff, Failures.describe(failure));
+                        if (!retryAfter(backoff, event)) {
+                            return Optional.empty();
+                        }
+                    }
                     case TRANSIENT -> {
-                        metrics.retried(event.type());
                         Duration backoff = properties.backoff().delayAfter(attempt);
                         logRetry(event, attempt, backoff, failure);
-                        if (!pause(backoff)) {
-                            log.info("Stopping while event {} ({}) waits for the database: it goes back to the queue",
-                                    event.id(), event.type());
+                        if (!retryAfter(backoff, event)) {
                             return Optional.empty();
                         }
                     }
                 }
             }
         }
+    }
+
+    /** Counts the retry and waits for it; false when the listener is being stopped meanwhile. */
+    private boolean retryAfter(Duration backoff, InboundEvent event) {
+        metrics.retried(event.type());
+        if (pause(backoff)) {
+            return true;
+        }
+        log.info("Stopping while event {} ({}) waits for its next attempt: it goes back to the queue", event.id(),
+                event.type());
+        return false;
     }
 
     private static PoisonMessageException poison(RuntimeException failure) {

@@ -17,6 +17,7 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import com.example.messaging.outbox.OutboxAutoConfiguration;
 import com.example.messaging.outbox.OutboxWriter;
 import com.example.messaging.support.Janitor;
+import com.example.service.autoconfigure.ServiceProperties;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 import com.rabbitmq.client.Channel;
@@ -68,7 +69,9 @@ public class InboxAutoConfiguration {
         @ConditionalOnMissingBean
         Inbox inbox(ObjectProvider<EventHandler<?>> handlers, ConnectionFactory connectionFactory,
                 ReactiveTransactionManager transactionManager, OutboxWriter outbox, CrashPoints crashPoints,
-                ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties) {
+                ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties,
+                ObjectProvider<ServiceProperties> service) {
+            service.ifAvailable(settings -> properties.requireLongerThan(settings.database().statementTimeout()));
             // A client on the same ConnectionFactory joins the transaction the operator opens.
             DatabaseClient db = DatabaseClient.create(connectionFactory);
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),

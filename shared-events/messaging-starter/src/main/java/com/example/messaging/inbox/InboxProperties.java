@@ -11,23 +11,40 @@ import com.example.messaging.support.Settings;
 
 /**
  * Settings of the inbox ({@code messaging.inbox.*}). Attempts at a transaction that fails for lack of a database
- * are unlimited; only the pause between them is bounded.
+ * are unlimited; only the pause between them is bounded. Attempts that time out while the database answers are
+ * bounded.
  *
- * @param transactionTimeout how long the listener thread waits for one inbox transaction
- * @param probeTimeout       how long to wait for the database to answer when judging an unknown failure
- * @param backoff            pause between attempts while the database is unavailable
- * @param retention          how long processed event ids are remembered
+ * @param transactionTimeout   how long the listener thread waits for one inbox transaction; longer than the
+ *                             database's statement timeout ({@code service.database.statement-timeout})
+ * @param probeTimeout         how long to wait for the database to answer when judging an unknown failure
+ * @param timeoutsBeforePoison the number of timed-out attempts of one delivery (statement or lock timeout, or the
+ *                             transaction timeout, while the database answers) that make the message poison
+ * @param backoff              pause between attempts while the database is unavailable or an attempt timed out
+ * @param retention            how long processed event ids are remembered
  */
 @ConfigurationProperties("messaging.inbox")
 public record InboxProperties(
         @DefaultValue("30s") Duration transactionTimeout,
         @DefaultValue("2s") Duration probeTimeout,
+        @DefaultValue("3") int timeoutsBeforePoison,
         @DefaultValue @NestedConfigurationProperty Backoff backoff,
         @DefaultValue Retention retention) {
 
     public InboxProperties {
         Settings.requirePositive(transactionTimeout, "messaging.inbox.transaction-timeout");
         Settings.requirePositive(probeTimeout, "messaging.inbox.probe-timeout");
+        Settings.require(timeoutsBeforePoison >= 1, "messaging.inbox.timeouts-before-poison must be at least 1");
+    }
+
+    /**
+     * Refuses a statement timeout that does not end before the transaction timeout: the listener thread would give
+     * up on a statement that PostgreSQL is still running, with its locks held, and the attempt would end without
+     * the SQLSTATE that says what happened.
+     */
+    void requireLongerThan(Duration statementTimeout) {
+        Settings.require(statementTimeout.compareTo(transactionTimeout) < 0, "service.database.statement-timeout ("
+                + statementTimeout + ") must be shorter than messaging.inbox.transaction-timeout (" + transactionTimeout
+                + ")");
     }
 
     /**

@@ -3,6 +3,8 @@ package com.example.messaging.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ConnectException;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,6 +19,9 @@ import com.example.events.EventFormatException;
 import com.example.messaging.inbox.FailureClassifier.Kind;
 
 import io.r2dbc.spi.R2dbcNonTransientResourceException;
+import io.r2dbc.spi.R2dbcRollbackException;
+import io.r2dbc.spi.R2dbcTimeoutException;
+import io.r2dbc.spi.R2dbcTransientException;
 import reactor.core.Exceptions;
 
 class FailureClassifierTests {
@@ -44,10 +49,30 @@ class FailureClassifierTests {
         assertThat(classifier.classify(new CannotCreateTransactionException("no connection",
                 new R2dbcNonTransientResourceException("refused", new ConnectException())))).isEqualTo(Kind.TRANSIENT);
         assertThat(classifier.classify(new DataAccessResourceFailureException("gone"))).isEqualTo(Kind.TRANSIENT);
-        assertThat(classifier.classify(new PessimisticLockingFailureException("deadlock detected"))).isEqualTo(Kind.TRANSIENT);
-        assertThat(classifier.classify(Exceptions.propagate(new TimeoutException("transaction too slow"))))
+        assertThat(classifier.classify(new PessimisticLockingFailureException("deadlock detected",
+                new R2dbcTransientException("deadlock detected", "40P01") { }))).isEqualTo(Kind.TRANSIENT);
+        assertThat(classifier.classify(new PessimisticLockingFailureException("could not serialize access",
+                new R2dbcRollbackException("could not serialize access", "40001")))).isEqualTo(Kind.TRANSIENT);
+        // r2dbc-pool's acquire timeout: the pool had no connection to give, the database was not asked.
+        assertThat(classifier.classify(new DataAccessResourceFailureException("Failed to obtain R2DBC Connection",
+                new R2dbcTimeoutException("Connection acquisition timed out after 5000ms", new TimeoutException()))))
                 .isEqualTo(Kind.TRANSIENT);
         assertThat(probes).hasValue(0);
+    }
+
+    @Test
+    void aStatementLockOrTransactionTimeoutIsATimeoutWhileTheDatabaseAnswersAndTransientWhileItDoesNot() {
+        Throwable statementTimeout = new DataAccessResourceFailureException("update stock",
+                new R2dbcNonTransientResourceException("canceling statement due to statement timeout", "57014"));
+        Throwable lockTimeout = new DataAccessResourceFailureException("update stock",
+                new R2dbcNonTransientResourceException("canceling statement due to lock timeout", "55P03"));
+        Throwable transactionTimeout = Exceptions.propagate(new InboxTimeoutException(Duration.ofSeconds(30)));
+
+        for (Throwable timeout : List.of(statementTimeout, lockTimeout, transactionTimeout)) {
+            assertThat(classifier(true).classify(timeout)).as(timeout.toString()).isEqualTo(Kind.TIMED_OUT);
+            assertThat(classifier(false).classify(timeout)).as(timeout.toString()).isEqualTo(Kind.TRANSIENT);
+        }
+        assertThat(probes).hasValue(6);
     }
 
     @Test

@@ -86,6 +86,22 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.retention.batch-size=0")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("messaging.inbox.retention.batch-size must be at least 1"));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.timeouts-before-poison=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.inbox.timeouts-before-poison must be at least 1"));
+    }
+
+    /** PostgreSQL, not the waiting listener thread, must be the one that ends a statement that runs too long. */
+    @Test
+    void aStatementTimeoutThatDoesNotEndBeforeTheTransactionTimeoutRefusesToStart() {
+        runner.withUserConfiguration(Handlers.class)
+                .withPropertyValues("service.database.statement-timeout=30s", "messaging.inbox.transaction-timeout=30s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.statement-timeout (PT30S) must be shorter than "
+                                + "messaging.inbox.transaction-timeout (PT30S)"));
+        runner.withUserConfiguration(Handlers.class)
+                .withPropertyValues("service.database.statement-timeout=29s", "messaging.inbox.transaction-timeout=30s")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Inbox.class));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -21,10 +22,12 @@ import com.example.service.database.DatabaseCreator;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 
+import io.r2dbc.spi.ConnectionFactoryOptions;
+
 /**
  * What every service gets from the service starter besides its web layer: the shared JSON mapping, crash
  * points (armed from {@code faults.crash-at} among the points declared as {@link CrashPoint} beans by the
- * modules that own them), and the database bootstrap.
+ * modules that own them), the database bootstrap, and the timeouts of the service's database sessions.
  */
 @AutoConfiguration(beforeName = { "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
         "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
@@ -53,6 +56,25 @@ public class ServiceAutoConfiguration {
         @Bean
         JsonMapperBuilderCustomizer sharedJsonSettings() {
             return EventJson::configure;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ConnectionFactoryOptionsBuilderCustomizer.class)
+    static class DatabaseSessionConfiguration {
+
+        /**
+         * Every R2DBC session starts with {@code statement_timeout} and {@code lock_timeout} (the driver sends them
+         * when it connects, so they hold for pooled connections and cost no round trip): a statement that runs or
+         * waits too long is cancelled by PostgreSQL itself, with its locks, instead of holding a connection until the
+         * caller gives up. Flyway connects over JDBC with sessions of its own and keeps the server's defaults, because
+         * a migration may legitimately take long.
+         */
+        @Bean
+        ConnectionFactoryOptionsBuilderCustomizer databaseSessionTimeouts(ServiceProperties properties) {
+            ServiceProperties.Database database = properties.database();
+            return options -> options.option(ConnectionFactoryOptions.STATEMENT_TIMEOUT, database.statementTimeout())
+                    .option(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT, database.lockTimeout());
         }
     }
 

@@ -1,12 +1,15 @@
 package com.example.service.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings of the service starter ({@code service.*}). The connection URLs of R2DBC and Flyway are built from
  * {@code service.database.host}, {@code port} and {@code name} in the shared defaults; the standard Spring Boot
- * properties ({@code spring.r2dbc.url}, {@code spring.flyway.url}) still override them.
+ * properties ({@code spring.r2dbc.url}, {@code spring.flyway.url}) still override them. The statement and lock
+ * timeouts go on every R2DBC session, whichever URL it connects to.
  *
  * @param database the service's own PostgreSQL database
  * @param api      how the service's HTTP API describes itself ({@code GET /v3/api-docs})
@@ -15,13 +18,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ServiceProperties(@DefaultValue Database database, @DefaultValue Api api) {
 
     /**
-     * @param host           PostgreSQL host
-     * @param port           PostgreSQL port
-     * @param name           the database this service owns; each service sets its own
-     * @param createIfMissing create the database at start-up when it does not exist yet, before Flyway migrates it
+     * @param host             PostgreSQL host
+     * @param port             PostgreSQL port
+     * @param name             the database this service owns; each service sets its own
+     * @param createIfMissing  create the database at start-up when it does not exist yet, before Flyway migrates it
+     * @param statementTimeout the longest one statement of the service's R2DBC sessions may run before PostgreSQL
+     *                         cancels it ({@code statement_timeout}); Flyway's migrations keep the server's default
+     * @param lockTimeout      the longest one statement of the service's R2DBC sessions may wait for a lock before
+     *                         PostgreSQL cancels it ({@code lock_timeout}); at most the statement timeout
      */
     public record Database(@DefaultValue("localhost") String host, @DefaultValue("5432") int port, String name,
-            @DefaultValue("true") boolean createIfMissing) {
+            @DefaultValue("true") boolean createIfMissing, @DefaultValue("10s") Duration statementTimeout,
+            @DefaultValue("5s") Duration lockTimeout) {
 
         public Database {
             if (port < 1 || port > 65535) {
@@ -29,6 +37,20 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
             }
             if (host == null || host.isBlank()) {
                 throw new IllegalArgumentException("service.database.host must not be empty");
+            }
+            requireMilliseconds(statementTimeout, "service.database.statement-timeout");
+            requireMilliseconds(lockTimeout, "service.database.lock-timeout");
+            // PostgreSQL would accept it, but the statement timeout would always cut a longer lock wait first.
+            if (lockTimeout.compareTo(statementTimeout) > 0) {
+                throw new IllegalArgumentException("service.database.lock-timeout (" + lockTimeout
+                        + ") must not exceed service.database.statement-timeout (" + statementTimeout + ")");
+            }
+        }
+
+        /** PostgreSQL counts in milliseconds, and 0 switches a timeout off: a statement could wait forever. */
+        private static void requireMilliseconds(Duration value, String name) {
+            if (value == null || value.toMillis() < 1) {
+                throw new IllegalArgumentException(name + " must be at least 1ms");
             }
         }
     }

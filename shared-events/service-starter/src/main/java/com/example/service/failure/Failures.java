@@ -3,6 +3,7 @@ package com.example.service.failure;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
@@ -10,6 +11,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
 
+import io.r2dbc.spi.R2dbcException;
 import io.r2dbc.spi.R2dbcNonTransientResourceException;
 import io.r2dbc.spi.R2dbcTransientException;
 
@@ -25,6 +27,13 @@ public final class Failures {
             TransientDataAccessException.class, DataAccessResourceFailureException.class,
             CannotCreateTransactionException.class, R2dbcTransientException.class,
             R2dbcNonTransientResourceException.class, IOException.class, TimeoutException.class);
+
+    /**
+     * The SQLSTATEs of a statement PostgreSQL cancelled for taking too long: 57014 query_canceled
+     * ({@code statement_timeout}, or a cancel request) and 55P03 lock_not_available ({@code lock_timeout}, or
+     * {@code NOWAIT}).
+     */
+    private static final Set<String> DATABASE_TIMEOUTS = Set.of("57014", "55P03");
 
     /** Bounds the walk down a cause chain that loops back on itself. */
     private static final int MAX_DEPTH = 32;
@@ -53,6 +62,16 @@ public final class Failures {
      */
     public static boolean isInfrastructure(Throwable failure) {
         return has(failure, INFRASTRUCTURE) || causes(failure).anyMatch(Failures::fromConnectionPool);
+    }
+
+    /**
+     * Whether PostgreSQL cancelled a statement because it ran or waited for a lock too long. Such a failure is
+     * infrastructure too (the same work may go through once the load or the lock is gone), but unlike an outage
+     * it says the database answered.
+     */
+    public static boolean isDatabaseTimeout(Throwable failure) {
+        return causes(failure).anyMatch(cause -> cause instanceof R2dbcException r2dbc
+                && r2dbc.getSqlState() != null && DATABASE_TIMEOUTS.contains(r2dbc.getSqlState()));
     }
 
     /** {@code failure} and, when it has a different root cause, {@code (caused by root)}. */

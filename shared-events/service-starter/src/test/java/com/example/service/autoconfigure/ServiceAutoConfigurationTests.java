@@ -2,12 +2,14 @@ package com.example.service.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -15,6 +17,8 @@ import org.springframework.context.annotation.Configuration;
 
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
+
+import io.r2dbc.spi.ConnectionFactoryOptions;
 
 /** Each condition of the service starter's auto-configuration, on and off, the way Spring Boot tests its own. */
 class ServiceAutoConfigurationTests {
@@ -78,6 +82,43 @@ class ServiceAutoConfigurationTests {
         runner.withPropertyValues("service.database.port=70000")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("service.database.port must be between 1 and 65535"));
+    }
+
+    @Test
+    void everyR2dbcSessionGetsTheStatementAndLockTimeouts() {
+        runner.run(context -> assertThat(sessionOptions(context.getBean(ConnectionFactoryOptionsBuilderCustomizer.class)))
+                .satisfies(options -> {
+                    assertThat(options.getValue(ConnectionFactoryOptions.STATEMENT_TIMEOUT)).isEqualTo(Duration.ofSeconds(10));
+                    assertThat(options.getValue(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT)).isEqualTo(Duration.ofSeconds(5));
+                }));
+        runner.withPropertyValues("service.database.statement-timeout=2s", "service.database.lock-timeout=750ms")
+                .run(context -> assertThat(sessionOptions(context.getBean(ConnectionFactoryOptionsBuilderCustomizer.class)))
+                        .satisfies(options -> {
+                            assertThat(options.getValue(ConnectionFactoryOptions.STATEMENT_TIMEOUT))
+                                    .isEqualTo(Duration.ofSeconds(2));
+                            assertThat(options.getValue(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT))
+                                    .isEqualTo(Duration.ofMillis(750));
+                        }));
+    }
+
+    @Test
+    void refusesTimeoutsThatWouldSwitchOffOrNeverFire() {
+        runner.withPropertyValues("service.database.statement-timeout=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.statement-timeout must be at least 1ms"));
+        runner.withPropertyValues("service.database.lock-timeout=0s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.lock-timeout must be at least 1ms"));
+        runner.withPropertyValues("service.database.statement-timeout=3s", "service.database.lock-timeout=5s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.lock-timeout (PT5S) must not exceed "
+                                + "service.database.statement-timeout (PT3S)"));
+    }
+
+    private static ConnectionFactoryOptions sessionOptions(ConnectionFactoryOptionsBuilderCustomizer customizer) {
+        ConnectionFactoryOptions.Builder options = ConnectionFactoryOptions.builder();
+        customizer.customize(options);
+        return options.build();
     }
 
     @Configuration(proxyBeanMethods = false)
