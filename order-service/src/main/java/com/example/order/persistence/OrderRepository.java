@@ -134,6 +134,18 @@ public class OrderRepository {
                 .map(row -> order(row)).all();
     }
 
+    /** Orders in {@code status} created more than {@code olderThan} ago, oldest first. */
+    public Flux<Order> findOlderThan(OrderStatus status, Duration olderThan, int limit) {
+        return db.sql(SELECT_ORDER + """
+                where o.status = :status and o.created_at < now() - :olderThanMillis * interval '1 millisecond'
+                order by o.created_at, o.id
+                limit :limit""")
+                .bind("status", status.name())
+                .bind("olderThanMillis", olderThan.toMillis())
+                .bind("limit", limit)
+                .map(row -> order(row)).all();
+    }
+
     /** How long the oldest CREATED order has been waiting (by the database's clock); empty when none is. */
     public Mono<Optional<Duration>> oldestCreatedAge() {
         return db.sql("""
