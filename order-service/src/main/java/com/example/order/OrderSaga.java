@@ -1,6 +1,5 @@
 package com.example.order;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -17,7 +16,6 @@ import com.example.order.persistence.OrderRepository;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -34,15 +32,12 @@ public class OrderSaga {
 
     private final OrderRepository orders;
     private final MeterRegistry meters;
-    private final Timer timeToFinal;
+    private final FinalOrders finalOrders;
 
-    OrderSaga(OrderRepository orders, MeterRegistry meters) {
+    OrderSaga(OrderRepository orders, MeterRegistry meters, FinalOrders finalOrders) {
         this.orders = orders;
         this.meters = meters;
-        this.timeToFinal = Timer.builder("orders.time_to_final")
-                .description("Time from an order's creation to CONFIRMED or REJECTED")
-                .publishPercentileHistogram()
-                .register(meters);
+        this.finalOrders = finalOrders;
     }
 
     /** The events to emit in answer to the reply: an OrderCancelled, or nothing. */
@@ -79,9 +74,7 @@ public class OrderSaga {
 
     private void countIfFinal(Order order, State before, State after) {
         if (before.status() == OrderStatus.CREATED && after.status() != OrderStatus.CREATED) {
-            Counter.builder("orders.finalized").description("Orders that reached a final status")
-                    .tag("status", after.status().name()).register(meters).increment();
-            timeToFinal.record(Duration.between(order.createdAt(), Instant.now()));
+            finalOrders.reached(order, after.status());
         }
     }
 }

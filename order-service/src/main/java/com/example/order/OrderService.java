@@ -1,5 +1,6 @@
 package com.example.order;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -16,6 +17,7 @@ import com.example.service.faults.CrashPoints;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -101,6 +103,11 @@ public class OrderService {
 
     public Mono<Order> findByIntent(long userId, UUID idempotencyKey) {
         return orders.findByIntent(userId, idempotencyKey).map(OrderRepository.StoredOrder::order);
+    }
+
+    /** The orders in {@code status} placed more than {@code olderThan} ago, oldest first: what is stuck, and where. */
+    public Flux<Order> findOlderThan(OrderStatus status, Duration olderThan, int limit) {
+        return orders.findOlderThan(status, olderThan, limit);
     }
 
 }

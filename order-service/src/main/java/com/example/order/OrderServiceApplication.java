@@ -2,11 +2,13 @@ package com.example.order;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 import com.example.service.faults.CrashPoint;
 
 @SpringBootApplication
+@EnableConfigurationProperties(DeadlineProperties.class)
 public class OrderServiceApplication {
 
     public static void main(String[] args) {

@@ -19,6 +19,11 @@ import java.util.Set;
  * whether the order must be cancelled (OrderCancelled undoes every step that succeeded or will).
  * Anything the table does not list is a late or illegal reply: recorded and ignored, never an error.
  *
+ * <p>The order's deadline is not a reply but moves the order the same way: {@link #expire} rejects an order
+ * still CREATED, marks its unanswered steps TIMED_OUT and cancels it. A TIMED_OUT step then takes a late
+ * answer as a PENDING step of a rejected order does: a late success is held until the OrderCancelled
+ * already sent releases it, and the order's status never changes again.
+ *
  * <p>Replies may arrive in any order and more than once (each event id is applied once by the inbox;
  * a different event with the same meaning finds its step no longer PENDING and is ignored).
  */
@@ -53,7 +58,14 @@ public final class OrderStateMachine {
         new Rule(StepReply.Outcome.REJECTED, StepStatus.PENDING, Set.of(REJECTED), StepStatus.REJECTED, Effect.NONE),
         new Rule(RELEASED,   StepStatus.OK,       ANY,              StepStatus.COMPENSATED, Effect.NONE),
         // Released before the success was seen (the cancel overtook the create at the service): nothing is held.
-        new Rule(RELEASED,   StepStatus.PENDING,  ANY,              StepStatus.COMPENSATED, Effect.NONE));
+        new Rule(RELEASED,   StepStatus.PENDING,  ANY,              StepStatus.COMPENSATED, Effect.NONE),
+        // Answers after the deadline: only a final order has TIMED_OUT steps, and its status stays as it is.
+        // Succeeded too late: held until the deadline's OrderCancelled releases it.
+        new Rule(SUCCEEDED,  StepStatus.TIMED_OUT, ANY,             StepStatus.OK,         Effect.NONE),
+        new Rule(NOT_NEEDED, StepStatus.TIMED_OUT, ANY,             StepStatus.NOT_NEEDED, Effect.NONE),
+        new Rule(StepReply.Outcome.REJECTED, StepStatus.TIMED_OUT, ANY, StepStatus.REJECTED, Effect.NONE),
+        // Released before the late success was seen: nothing is held.
+        new Rule(RELEASED,   StepStatus.TIMED_OUT, ANY,             StepStatus.COMPENSATED, Effect.NONE));
     // @formatter:on
 
     private OrderStateMachine() {
@@ -102,6 +114,24 @@ public final class OrderStateMachine {
         public boolean applied() {
             return ignoredBecause == null;
         }
+    }
+
+    /**
+     * The deadline of an order has passed: a CREATED order is rejected with {@code reason}, every step still
+     * PENDING becomes TIMED_OUT and the order is cancelled, so that what succeeded (or succeeds later) is undone.
+     * An order that is already final is left as it is.
+     */
+    public static Transition expire(State state, String reason) {
+        if (state.status() != CREATED) {
+            return new Transition(state, false, "the order is " + state.status() + ": its deadline changes nothing");
+        }
+        State next = state;
+        for (Step step : Step.values()) {
+            if (state.step(step) == StepStatus.PENDING) {
+                next = next.withStep(step, StepStatus.TIMED_OUT);
+            }
+        }
+        return new Transition(new State(REJECTED, next.steps(), reason), true, null);
     }
 
     public static Transition apply(State state, StepReply reply) {

@@ -105,6 +105,77 @@ class OrderStateMachineTests {
         });
     }
 
+    private static final String DEADLINE = "deadline: no answer within 10m";
+
+    @Test
+    void theDeadlineRejectsACreatedOrderOnceAndTimesOutTheStepsThatHaveNotAnswered() {
+        Transition expired = OrderStateMachine.expire(replay(RESERVED, NO_COUPON), DEADLINE);
+
+        assertThat(expired.applied()).isTrue();
+        assertThat(expired.cancel()).isTrue();
+        assertThat(expired.next().status()).isEqualTo(OrderStatus.REJECTED);
+        assertThat(expired.next().rejectionReason()).isEqualTo(DEADLINE);
+        assertThat(expired.next().step(Step.INVENTORY)).as("succeeded: undone by the cancellation").isEqualTo(StepStatus.OK);
+        assertThat(expired.next().step(Step.COUPON)).isEqualTo(StepStatus.NOT_NEEDED);
+        assertThat(expired.next().step(Step.RISK)).isEqualTo(StepStatus.TIMED_OUT);
+
+        Transition again = OrderStateMachine.expire(expired.next(), DEADLINE);
+        assertThat(again.applied()).isFalse();
+        assertThat(again.cancel()).isFalse();
+        assertThat(again.next()).isEqualTo(expired.next());
+    }
+
+    @Test
+    void theDeadlineOfAFinalOrderChangesNothing() {
+        State confirmed = replay(RESERVED, NO_COUPON, APPROVED);
+        State rejected = replay(OUT_OF_STOCK);
+
+        assertThat(OrderStateMachine.expire(confirmed, DEADLINE).applied()).isFalse();
+        assertThat(OrderStateMachine.expire(confirmed, DEADLINE).next()).isEqualTo(confirmed);
+        assertThat(OrderStateMachine.expire(rejected, DEADLINE).cancel()).isFalse();
+        assertThat(OrderStateMachine.expire(rejected, DEADLINE).next().rejectionReason()).isEqualTo("inventory: none left");
+    }
+
+    @Test
+    void aStepThatAnswersAfterTheDeadlineMovesButTheOrderStaysRejected() {
+        State expired = OrderStateMachine.expire(replay(REDEEMED), DEADLINE).next();
+
+        Transition lateSuccess = OrderStateMachine.apply(expired, RESERVED);
+        assertThat(lateSuccess.cancel()).isFalse();
+        assertThat(lateSuccess.next().status()).isEqualTo(OrderStatus.REJECTED);
+        assertThat(lateSuccess.next().step(Step.INVENTORY)).as("held until the cancellation releases it")
+                .isEqualTo(StepStatus.OK);
+        assertThat(OrderStateMachine.apply(lateSuccess.next(), STOCK_RELEASED).next().step(Step.INVENTORY))
+                .isEqualTo(StepStatus.COMPENSATED);
+
+        Transition lateRejection = OrderStateMachine.apply(expired, RISKY);
+        assertThat(lateRejection.cancel()).as("one cancellation per order").isFalse();
+        assertThat(lateRejection.next().step(Step.RISK)).isEqualTo(StepStatus.REJECTED);
+        assertThat(lateRejection.next().rejectionReason()).isEqualTo(DEADLINE);
+
+        State releasedFirst = OrderStateMachine.apply(expired, STOCK_RELEASED).next();
+        assertThat(releasedFirst.step(Step.INVENTORY)).isEqualTo(StepStatus.COMPENSATED);
+        assertThat(OrderStateMachine.apply(releasedFirst, RESERVED).applied()).as("nothing is held any more").isFalse();
+    }
+
+    @Test
+    void everyOrderOfLateAnswersAndReleasesEndsInTheSameStateAfterTheDeadline() {
+        State expired = OrderStateMachine.expire(replay(), DEADLINE).next();
+        List<StepReply> late = List.of(RESERVED, REDEEMED, APPROVED, STOCK_RELEASED, COUPON_RELEASED);
+
+        assertThat(permutations(late)).allSatisfy(replies -> {
+            State end = expired;
+            for (StepReply reply : replies) {
+                end = OrderStateMachine.apply(end, reply).next();
+            }
+            assertThat(end.status()).isEqualTo(OrderStatus.REJECTED);
+            assertThat(end.rejectionReason()).isEqualTo(DEADLINE);
+            assertThat(end.step(Step.INVENTORY)).isEqualTo(StepStatus.COMPENSATED);
+            assertThat(end.step(Step.COUPON)).isEqualTo(StepStatus.COMPENSATED);
+            assertThat(end.step(Step.RISK)).as("risk holds nothing to undo").isEqualTo(StepStatus.OK);
+        });
+    }
+
     private static State replay(StepReply... replies) {
         Map<Step, StepStatus> steps = new EnumMap<>(Step.class);
         for (Step step : Step.values()) {

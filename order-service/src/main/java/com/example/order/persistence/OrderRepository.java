@@ -1,9 +1,11 @@
 package com.example.order.persistence;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -17,6 +19,7 @@ import com.example.order.Step;
 import com.example.order.StepStatus;
 
 import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** SQL for orders. Every method joins the caller's transaction when there is one. */
@@ -112,6 +115,44 @@ public class OrderRepository {
                 .bind("risk", state.step(Step.RISK).name());
         insert = ignoredBecause == null ? insert.bindNull("note", String.class) : insert.bind("note", ignoredBecause);
         return insert.then();
+    }
+
+    /**
+     * Claims up to {@code limit} CREATED orders older than {@code deadline} (by the database's clock), oldest first,
+     * and locks them until the transaction ends. Rows another transaction holds (a reply being applied, another
+     * instance's sweep) are skipped, not waited for: they are claimed at a later sweep if still CREATED then. The
+     * status is checked again on the locked row, so an order a reply has just made final is never returned.
+     */
+    public Flux<Order> claimExpired(Duration deadline, int limit) {
+        return db.sql(SELECT_ORDER + """
+                where o.status = 'CREATED' and o.created_at < now() - :deadlineMillis * interval '1 millisecond'
+                order by o.created_at
+                limit :limit
+                for update of o skip locked""")
+                .bind("deadlineMillis", deadline.toMillis())
+                .bind("limit", limit)
+                .map(row -> order(row)).all();
+    }
+
+    /** Orders in {@code status} created more than {@code olderThan} ago, oldest first. */
+    public Flux<Order> findOlderThan(OrderStatus status, Duration olderThan, int limit) {
+        return db.sql(SELECT_ORDER + """
+                where o.status = :status and o.created_at < now() - :olderThanMillis * interval '1 millisecond'
+                order by o.created_at, o.id
+                limit :limit""")
+                .bind("status", status.name())
+                .bind("olderThanMillis", olderThan.toMillis())
+                .bind("limit", limit)
+                .map(row -> order(row)).all();
+    }
+
+    /** How long the oldest CREATED order has been waiting (by the database's clock); empty when none is. */
+    public Mono<Optional<Duration>> oldestCreatedAge() {
+        return db.sql("""
+                select (extract(epoch from now() - min(created_at)) * 1000)::bigint as age_millis
+                from orders where status = 'CREATED'""")
+                .map(row -> Optional.ofNullable(row.get("age_millis", Long.class)).map(Duration::ofMillis))
+                .one();
     }
 
     public Mono<StoredOrder> findByIntent(long userId, UUID idempotencyKey) {

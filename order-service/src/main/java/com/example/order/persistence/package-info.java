@@ -1,4 +1,5 @@
 /**
- * Order storage over R2DBC: orders, their lines, and the lookups by id and by intent.
+ * Order storage over R2DBC: orders, their lines and history, the lookups by id, by intent and by age, and the
+ * deadline's claim of expired orders.
  */
 package com.example.order.persistence;

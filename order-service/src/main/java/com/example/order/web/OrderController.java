@@ -17,6 +17,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.order.OrderService;
+import com.example.order.OrderStatus;
 import com.example.order.PlaceOrder;
 import com.example.order.Placement;
 import com.example.service.web.ApiProblem;
@@ -34,7 +35,7 @@ import reactor.core.publisher.Mono;
 
 @RestController
 @RequestMapping(path = "/orders", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "orders", description = "Placing orders idempotently, and reading them")
+@Tag(name = "orders", description = "Placing orders idempotently, reading them, and finding the ones that wait")
 class OrderController {
 
     /** Marks a response that returns an order created by an earlier request for the same intent. */
@@ -94,13 +95,62 @@ class OrderController {
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("order " + orderId + " does not exist")));
     }
 
-    @Operation(operationId = "findOrderByIntent", summary = "Find the order made for an intent",
-            description = "404 means the operation did not happen: a retry with the same key is safe.")
-    @ApiResponse(responseCode = "200", description = "The order made for this intent")
+    @Operation(operationId = "findOrders", summary = "Find the order made for an intent, or the orders waiting in a status",
+            description = """
+                    Two questions, told apart by their parameters; a request asks exactly one of them, otherwise 400.
+
+                    - `user_id` and `idempotency_key`: the order made for that intent, as an object. 404 means the \
+                    operation did not happen: a retry with the same key is safe.
+                    - `status`, with `older_than` and `limit` (operators): the orders in that status placed longer \
+                    ago than `older_than`, oldest first, at most `limit`, as an array: what is stuck, and at which step.""")
+    @ApiResponse(responseCode = "200", description = "The order made for the intent (an object), or the orders in the "
+            + "status (an array, oldest first, possibly empty)", content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(oneOf = { OrderResponse.class, OrderList.class }),
+                    examples = {
+                        @ExampleObject(name = "the order of an intent", value = """
+                                {"order_id": 123, "user_id": 42, "status": "CONFIRMED", "sku_ids": [1001, 1002, 1002],
+                                 "coupon_code": "WELCOME10", "created_at": "2026-11-30T10:15:30.123Z",
+                                 "updated_at": "2026-11-30T10:15:30.456Z",
+                                 "steps": {"inventory": "OK", "coupon": "OK", "risk": "OK"}, "rejection_reason": null}"""),
+                        @ExampleObject(name = "orders CREATED for longer than PT1M", value = """
+                                [{"order_id": 97, "user_id": 7, "status": "CREATED", "sku_ids": [1001],
+                                  "coupon_code": null, "created_at": "2026-11-30T10:01:02.000Z",
+                                  "updated_at": "2026-11-30T10:01:02.150Z",
+                                  "steps": {"inventory": "OK", "coupon": "NOT_NEEDED", "risk": "PENDING"},
+                                  "rejection_reason": null}]""") }))
+    @ApiResponse(responseCode = "400", description = "Neither question, both, or invalid parameters (problem with errors)")
     @ApiResponse(responseCode = "404", description = "No order was made for this intent")
-    @GetMapping(params = { "user_id", "idempotency_key" })
-    Mono<OrderResponse> findByIntent(@RequestParam("user_id") long userId,
-            @RequestParam("idempotency_key") UUID idempotencyKey) {
+    @GetMapping
+    Mono<?> find(
+            @Parameter(description = "With idempotency_key: the user whose intent to look up")
+            @RequestParam(name = "user_id", required = false) Long userId,
+            @Parameter(description = "With user_id: the key of the intent")
+            @RequestParam(name = "idempotency_key", required = false) UUID idempotencyKey,
+            @Parameter(description = "The status to list orders in", schema = @Schema(implementation = OrderStatus.class))
+            @RequestParam(name = "status", required = false) String status,
+            @Parameter(description = "With status: only orders placed longer ago than this ISO-8601 duration (default "
+                    + "PT0S: all)", example = "PT1M", schema = @Schema(type = "string"))
+            @RequestParam(name = "older_than", required = false) String olderThan,
+            @Parameter(description = "With status: the most orders to list", schema = @Schema(type = "integer",
+                    format = "int32", minimum = "1", maximum = "" + OrderQuery.MAX_LIMIT, defaultValue = ""
+                            + OrderQuery.MAX_LIMIT))
+            @RequestParam(name = "limit", required = false) Integer limit) {
+        OrderQuery query;
+        try {
+            query = OrderQuery.of(userId, idempotencyKey, status, olderThan, limit);
+        } catch (ApiProblem invalid) {
+            return Mono.error(invalid);
+        }
+        if (query instanceof OrderQuery.ByIntent intent) {
+            return findByIntent(intent.userId(), intent.idempotencyKey());
+        }
+        OrderQuery.ByAge byAge = (OrderQuery.ByAge) query;
+        return orders.findOlderThan(byAge.status(), byAge.olderThan(), byAge.limit()).map(OrderResponse::of)
+                .collectList().map(OrderList::new);
+    }
+
+    private Mono<OrderResponse> findByIntent(long userId, UUID idempotencyKey) {
         return orders.findByIntent(userId, idempotencyKey).map(OrderResponse::of)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("no order was made for user " + userId
                         + " with idempotency_key " + idempotencyKey

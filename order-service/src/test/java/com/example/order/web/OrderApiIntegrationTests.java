@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -35,7 +36,8 @@ import com.example.testsupport.OpenApiValidation;
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// The operators' query is shown orders placed hours ago: a day's deadline leaves them CREATED meanwhile.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "orders.deadline=1d")
 @FreshInfrastructure
 @ExtendWith(OutputCaptureExtension.class)
 class OrderApiIntegrationTests {
@@ -244,6 +246,81 @@ class OrderApiIntegrationTests {
     }
 
     @Test
+    void listsTheOrdersWaitingInAStatusOldestFirst() {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(post(order(user, List.of(1), UUID.randomUUID(), null)).expectStatus().isCreated()
+                    .expectBody(JsonNode.class).returnResult().getResponseBody().get("order_id").asLong());
+        }
+        placedAgo(ids.get(0), "5 hours");
+        placedAgo(ids.get(1), "2 hours");
+        placedAgo(ids.get(2), "4 hours");
+        placedAgo(ids.get(3), "3 hours");
+        placedAgo(ids.get(4), "30 minutes");
+        db.sql("update orders set status = 'CONFIRMED', inventory_step = 'OK', coupon_step = 'NOT_NEEDED', "
+                + "risk_step = 'OK' where id = :id").bind("id", ids.get(3)).then().block();
+
+        assertThat(orderIds("/orders?status=CREATED&older_than=PT1H"))
+                .containsExactly(ids.get(0), ids.get(2), ids.get(1));
+        assertThat(orderIds("/orders?status=CREATED&older_than=PT1H&limit=2")).containsExactly(ids.get(0), ids.get(2));
+        assertThat(orderIds("/orders?status=CONFIRMED&older_than=PT1H")).containsExactly(ids.get(3));
+        assertThat(orderIds("/orders?status=CREATED&older_than=P1D")).isEmpty();
+        assertThat(orderIds("/orders?status=CREATED")).as("older_than defaults to PT0S")
+                .startsWith(ids.get(0), ids.get(2), ids.get(1), ids.get(4));
+        client.get().uri("/orders?status=CREATED&older_than=PT1H&limit=1").exchange().expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$[0].order_id").isEqualTo(ids.get(0))
+                .jsonPath("$[0].status").isEqualTo("CREATED")
+                .jsonPath("$[0].steps.risk").isEqualTo("PENDING")
+                .jsonPath("$[0].rejection_reason").isEmpty();
+    }
+
+    static List<Arguments> invalidQueries() {
+        UUID key = UUID.randomUUID();
+        return List.of(
+                Arguments.of("", "user_id"),
+                Arguments.of("", "status"),
+                Arguments.of("?older_than=PT1M", "status"),
+                Arguments.of("?limit=10", "status"),
+                Arguments.of("?status=STUCK&older_than=PT1M", "status"),
+                Arguments.of("?status=created", "status"),
+                Arguments.of("?status=CREATED&older_than=1m", "older_than"),
+                Arguments.of("?status=CREATED&older_than=-PT1M", "older_than"),
+                Arguments.of("?status=CREATED&older_than=P36501D", "older_than"),
+                Arguments.of("?status=CREATED&limit=0", "limit"),
+                Arguments.of("?status=CREATED&limit=101", "limit"),
+                Arguments.of("?status=CREATED&limit=ten", "limit"),
+                Arguments.of("?user_id=1&idempotency_key=" + key + "&status=CREATED", "status"),
+                Arguments.of("?user_id=1&idempotency_key=" + key + "&older_than=PT1M", "older_than"),
+                Arguments.of("?user_id=1", "idempotency_key"),
+                Arguments.of("?idempotency_key=" + key, "user_id"),
+                Arguments.of("?user_id=1&older_than=PT1M", "older_than"));
+    }
+
+    /** Neither question, both at once, or one asked wrongly: never a guess at what was meant. */
+    @ParameterizedTest(name = "GET /orders{0} -> {1}")
+    @MethodSource("invalidQueries")
+    void aQueryThatAsksNeitherOrBothOrAsksWronglyIsRefusedWithFieldErrors(String query, String field) {
+        problem(client.get().uri("/orders" + query).exchange(), 400, "validation-failed")
+                .jsonPath("$.retryable").isEqualTo(false)
+                .jsonPath("$.errors[?(@.field == '" + field + "')].message").exists();
+    }
+
+    private void placedAgo(long orderId, String age) {
+        db.sql("update orders set created_at = now() - '" + age + "'::interval where id = :id").bind("id", orderId)
+                .then().block();
+    }
+
+    private List<Long> orderIds(String uri) {
+        JsonNode list = client.get().uri(uri).exchange().expectStatus().isOk().expectBody(JsonNode.class)
+                .returnResult().getResponseBody();
+        assertThat(list.isArray()).as(uri + " answers an array").isTrue();
+        List<Long> ids = new ArrayList<>();
+        list.forEach(order -> ids.add(order.get("order_id").asLong()));
+        return ids;
+    }
+
+    @Test
     void requestIdsAreEchoedOrGenerated() {
         client.get().uri("/orders/1").header("X-Request-Id", "trace-me-42").exchange()
                 .expectHeader().valueEquals("X-Request-Id", "trace-me-42");
@@ -297,6 +374,16 @@ class OrderApiIntegrationTests {
                 .isEqualTo("#/components/schemas/Problem")
                 .jsonPath("$.paths['/orders'].post.responses['503'].headers['Retry-After']").exists()
                 .jsonPath("$.paths['/orders/{order_id}'].get.operationId").isEqualTo("getOrder")
+                .jsonPath("$.paths['/orders'].get.operationId").isEqualTo("findOrders")
+                .jsonPath("$.paths['/orders'].get.parameters[?(@.name == 'user_id')].required").isEqualTo(List.of(false))
+                .jsonPath("$.paths['/orders'].get.parameters[?(@.name == 'status')].schema.enum[*]")
+                .value(values -> assertThat(values).asString().contains("CREATED", "REJECTED"))
+                .jsonPath("$.paths['/orders'].get.responses['200'].content['application/json'].schema.oneOf[*]['$ref']")
+                .isEqualTo(List.of("#/components/schemas/Order", "#/components/schemas/OrderList"))
+                .jsonPath("$.components.schemas.OrderList.type").isEqualTo("array")
+                .jsonPath("$.components.schemas.OrderList.properties").doesNotExist()
+                .jsonPath("$.components.schemas.OrderSteps.properties.risk.enum").value(values -> assertThat(values)
+                        .asString().contains("TIMED_OUT"))
                 .jsonPath("$.paths['/orders/{order_id}'].get.responses['404']").exists()
                 .jsonPath("$.components.schemas.PlaceOrder.properties.idempotency_key.format").isEqualTo("uuid")
                 .jsonPath("$.components.schemas.PlaceOrder.required").value(required -> assertThat(required)

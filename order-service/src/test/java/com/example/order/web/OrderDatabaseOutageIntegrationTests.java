@@ -1,5 +1,6 @@
 package com.example.order.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -8,9 +9,14 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -20,15 +26,25 @@ import com.example.testsupport.OpenApiValidation;
 import com.example.testsupport.TestInfrastructure;
 import com.example.testsupport.ThrowawayPostgres;
 
-/** The database goes away under a running service: clients get 503s, then the service recovers by itself. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The database goes away under a running service: clients get 503s, the deadline sweep fails and says so, then the
+ * service recovers by itself.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "orders.deadline-sweep-interval=200ms")
 @FreshInfrastructure(database = false)
+@ExtendWith(OutputCaptureExtension.class)
 class OrderDatabaseOutageIntegrationTests {
 
     static final ThrowawayPostgres postgres = ThrowawayPostgres.start();
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    DatabaseClient db;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -42,9 +58,10 @@ class OrderDatabaseOutageIntegrationTests {
     }
 
     @Test
-    void answers503WhileTheDatabaseIsDownAndRecoversWithoutARestart() {
+    void answers503WhileTheDatabaseIsDownAndRecoversWithoutARestart(CapturedOutput output) {
         WebTestClient client = OpenApiValidation.client(port);
-        post(client, UUID.randomUUID()).expectStatus().isCreated();
+        long placedBefore = post(client, UUID.randomUUID()).expectStatus().isCreated().expectBody(JsonNode.class)
+                .returnResult().getResponseBody().get("order_id").asLong();
 
         postgres.stopNow();
         UUID duringOutage = UUID.randomUUID();
@@ -57,12 +74,23 @@ class OrderDatabaseOutageIntegrationTests {
                 .jsonPath("$.retryable").isEqualTo(true);
         client.get().uri("/orders/1").exchange().expectStatus().isEqualTo(503);
         client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(output.getAll())
+                .contains("Order deadline sweep failed"));
 
         postgres.startServer();
         // The request refused during the outage did not happen: retried with the same key, it creates the order.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 post(client, duringOutage).expectStatus().isCreated());
         post(client, duringOutage).expectStatus().isOk().expectHeader().valueEquals("Idempotent-Replayed", "true");
+
+        // The sweep outlived the outage: an order past its deadline is rejected.
+        db.sql("update orders set created_at = now() - interval '1 hour' where id = :id").bind("id", placedBefore)
+                .then().block();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            client.get().uri("/orders/{id}", placedBefore).exchange().expectStatus().isOk().expectBody()
+                    .jsonPath("$.status").isEqualTo("REJECTED");
+            assertThat(output.getAll()).contains("Order deadline sweep recovered");
+        });
     }
 
     private static WebTestClient.ResponseSpec post(WebTestClient client, UUID key) {
