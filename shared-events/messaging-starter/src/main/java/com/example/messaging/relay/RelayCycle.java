@@ -118,7 +118,7 @@ final class RelayCycle {
         for (Delivery delivery : parked) {
             OutboxRow row = delivery.row();
             log.error("Outbox event {} ({} of {} {}) PARKED after {} refused deliveries, last: {}. "
-                    + "Fix the cause, then POST /outbox/parked/{}/requeue", row.id(), row.eventType(),
+                    + "Fix the cause, then POST /admin/outbox/parked/{}/requeue", row.id(), row.eventType(),
                     row.aggregateType(), row.aggregateId(), row.attempts() + 1, delivery.failure(), row.id());
         }
         if (!retried.isEmpty()) {

@@ -98,7 +98,7 @@ class RelayParkingIntegrationTests {
                 .isEqualTo(1);
         assertThat(meters.counter(RelayMetrics.PARKED).count() - parkedBefore).isEqualTo(1);
         assertThat(meters.counter(RelayMetrics.RETRIED).count() - retriedBefore).isEqualTo(2);
-        http.get().uri("/outbox/parked").exchange()
+        http.get().uri("/admin/outbox/parked").exchange()
                 .expectStatus().isOk()
                 .expectBody()
                 .jsonPath("$[?(@.id == '%s')].attempts".formatted(id)).isEqualTo(List.of(3))
@@ -106,7 +106,7 @@ class RelayParkingIntegrationTests {
                 .jsonPath("$[?(@.id == '%s')].parked_at".formatted(id)).isNotEmpty();
 
         QueueProbe probe = probe(RiskEvent.EXCHANGE, "#");
-        http.post().uri("/outbox/parked/{id}/requeue", id).exchange()
+        http.post().uri("/admin/outbox/parked/{id}/requeue", id).exchange()
                 .expectStatus().isOk()
                 .expectBody().jsonPath("$.requeued").isEqualTo(1);
 
@@ -117,16 +117,28 @@ class RelayParkingIntegrationTests {
 
     @Test
     void requeueingAnEventThatIsNotParkedIsNotFound() {
-        http.post().uri("/outbox/parked/{id}/requeue", "5b6f0f8e-8a53-4c6e-9a34-2d1b3c9e7f10").exchange()
+        http.post().uri("/admin/outbox/parked/{id}/requeue", "5b6f0f8e-8a53-4c6e-9a34-2d1b3c9e7f10").exchange()
                 .expectStatus().isNotFound()
                 .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
                 .expectBody()
                 .jsonPath("$.type").isEqualTo("https://example.com/problems/not-found")
                 .jsonPath("$.status").isEqualTo(404)
                 .jsonPath("$.retryable").isEqualTo(false);
-        http.post().uri("/outbox/parked/{id}/requeue", "not-a-uuid").exchange()
+        http.post().uri("/admin/outbox/parked/{id}/requeue", "not-a-uuid").exchange()
                 .expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.type").isEqualTo("https://example.com/problems/validation-failed");
+    }
+
+    @Test
+    void theListRefusesALimitOutsideItsRangeAndLivesUnderAdminOnly() {
+        http.get().uri("/admin/outbox/parked?limit=1001").exchange()
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("limit");
+        http.get().uri("/admin/outbox/parked?limit=many").exchange()
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("limit");
+        http.get().uri("/admin/outbox/parked?limit=1").exchange().expectStatus().isOk();
+        http.get().uri("/outbox/parked").exchange().expectStatus().isNotFound();
     }
 
     @Test
@@ -151,7 +163,7 @@ class RelayParkingIntegrationTests {
         assertThat(outbox.count("id = '" + heldBack.eventId() + "' and sent_at is null and attempts = 0")).isEqualTo(1);
 
         probe.alsoBind("OrderCreated");
-        http.post().uri("/outbox/parked/requeue").exchange()
+        http.post().uri("/admin/outbox/parked/requeue").exchange()
                 .expectStatus().isOk()
                 .expectBody().jsonPath("$.requeued").isEqualTo(1);
 
@@ -178,7 +190,7 @@ class RelayParkingIntegrationTests {
         await().atMost(Duration.ofSeconds(20)).until(() -> isParked(id));
         assertThat(outbox.count("id = '" + id + "' and sent_at is null and last_error like '%NO_ROUTE%'")).isEqualTo(1);
         probe.alsoBind("#");
-        http.post().uri("/outbox/parked/{id}/requeue", id).exchange().expectStatus().isOk();
+        http.post().uri("/admin/outbox/parked/{id}/requeue", id).exchange().expectStatus().isOk();
         await().atMost(Duration.ofSeconds(10)).until(() -> probe.messageIds().contains(id));
     }
 
