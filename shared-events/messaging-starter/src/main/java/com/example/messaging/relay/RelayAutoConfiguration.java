@@ -37,7 +37,7 @@ import io.r2dbc.spi.Wrapped;
 
 /**
  * Runs the outbox relay in every service that has a database and a broker, unless
- * {@code messaging.relay.enabled=false}. Adds the {@code outbox} health indicator (for the readiness
+ * {@code messaging.relay.enabled=false}. Adds the {@code outbox} health indicator (for the {@code messaging}
  * group) and, in a reactive web application, the operator endpoints under {@code /admin/outbox/parked}.
  */
 @AutoConfiguration(afterName = {
@@ -185,7 +185,7 @@ public class RelayAutoConfiguration {
     @ConditionalOnEnabledHealthIndicator("outbox")
     static class DisabledRelayHealthConfiguration {
 
-        /** Keeps the readiness group's {@code outbox} member resolvable, and says why there are no figures. */
+        /** Keeps the messaging group's {@code outbox} member resolvable, and says why there are no figures. */
         @Bean
         HealthIndicator outboxHealthIndicator() {
             Health disabled = Health.unknown().withDetail("reason", "messaging.relay.enabled=false").build();
