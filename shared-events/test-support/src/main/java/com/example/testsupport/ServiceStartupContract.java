@@ -60,6 +60,12 @@ public abstract class ServiceStartupContract {
                 .jsonPath("$.components.r2dbc.status").isEqualTo("UP")
                 .jsonPath("$.components.rabbit.status").isEqualTo("UP");
         client.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+        client.get().uri("/actuator/health/messaging").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.components.rabbit.status").isEqualTo("UP")
+                .jsonPath("$.components.deadLetters").exists()
+                .jsonPath("$.components.outbox").exists();
         client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
         client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
     }
