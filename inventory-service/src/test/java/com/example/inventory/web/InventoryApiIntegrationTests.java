@@ -156,6 +156,22 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
         return client.put().uri("/stock/" + skuId).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
     }
 
+    /** The operator endpoints the messaging starter gives every service, as the description says. */
+    @Test
+    void operatorsSeeTheDeadLetterQueueOfOrderEventsAndTheParkedOutboxEvents() {
+        client.get().uri("/admin/dead-letters").exchange()
+                .expectStatus().isOk()
+                .expectBody().json("[{\"queue\": \"order.events.inventory-service.dlq\", \"messages\": 0}]", true);
+        client.post().uri("/admin/dead-letters/{queue}/redrive", "order.events.inventory-service.dlq").exchange()
+                .expectStatus().isOk()
+                .expectBody().json("{\"moved\": 0}", true);
+        client.post().uri("/admin/outbox/parked/requeue").exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.requeued").isNumber();
+        client.post().uri("/admin/outbox/parked/{id}/requeue", UUID.randomUUID()).exchange()
+                .expectStatus().isNotFound();
+    }
+
     /** The copy in docs/openapi/, from which clients are generated, is the description the service serves. */
     @Test
     void theDescriptionPublishedInTheRepositoryIsTheOneServed() throws java.io.IOException {

@@ -437,6 +437,25 @@ class OrderApiIntegrationTests {
                 + (coupon == null ? "" : ", \"coupon_code\": \"" + coupon + "\"") + "}";
     }
 
+    /** The operator endpoints the messaging starter gives every service, as the description says. */
+    @Test
+    void operatorsSeeADeadLetterQueuePerConsumedExchangeAndTheParkedOutboxEvents() {
+        client.get().uri("/admin/dead-letters").exchange()
+                .expectStatus().isOk()
+                .expectBody().json("""
+                        [{"queue": "coupon.events.order-service.dlq", "messages": 0},
+                         {"queue": "inventory.events.order-service.dlq", "messages": 0},
+                         {"queue": "risk.events.order-service.dlq", "messages": 0}]""", true);
+        client.post().uri("/admin/dead-letters/{queue}/redrive", "risk.events.order-service.dlq").exchange()
+                .expectStatus().isOk()
+                .expectBody().json("{\"moved\": 0}", true);
+        client.post().uri("/admin/dead-letters/{queue}/redrive", "order.events.inventory-service.dlq").exchange()
+                .expectStatus().isNotFound();
+        client.get().uri("/admin/outbox/parked?limit=10").exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$").isArray();
+    }
+
     /** The copy in docs/openapi/, from which clients are generated, is the description the service serves. */
     @Test
     void theDescriptionPublishedInTheRepositoryIsTheOneServed() throws java.io.IOException {

@@ -46,7 +46,7 @@ import tools.jackson.databind.node.ObjectNode;
  * description allows (status, content type, body schema, headers); a request the service accepted (2xx) must be
  * one the description allows too, so a client generated from it would send the same. Requests that are invalid
  * on purpose are still sent, and only their answers are checked. Exchanges on paths the description does not
- * have (unknown routes, the operator routes) are not judged.
+ * have (unknown routes, the actuator) are not judged.
  */
 public final class OpenApiValidation {
 

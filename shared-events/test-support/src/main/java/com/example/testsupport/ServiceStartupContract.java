@@ -80,6 +80,12 @@ public abstract class ServiceStartupContract {
                 .jsonPath("$.components.r2dbc.status").isEqualTo("UP")
                 .jsonPath("$.components.rabbit.status").isEqualTo("UP");
         client.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+        client.get().uri("/actuator/health/messaging").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.components.rabbit.status").isEqualTo("UP")
+                .jsonPath("$.components.deadLetters").exists()
+                .jsonPath("$.components.outbox").exists();
         client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
         // The probes' own paths on the API port (for load balancers and orchestrators).
         client.get().uri("/readyz").exchange().expectStatus().isOk();

@@ -29,7 +29,8 @@ import io.r2dbc.spi.ConnectionFactory;
 /**
  * Gives a service with R2DBC and the RabbitMQ binder that declares {@link EventHandler} beans its {@link Inbox}
  * (the function bean {@code inbox}) and the binding subscribed to what the handlers handle; every service with
- * a database the janitor of processed event ids and the inbox's crash points.
+ * a database the janitor of processed event ids and the inbox's crash points. With the binder, the names of the
+ * queues the binding consumes from ({@link InboxQueues}).
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class, afterName = {
         "org.springframework.boot.r2dbc.autoconfigure.R2dbcTransactionManagerAutoConfiguration",
@@ -89,6 +90,13 @@ public class InboxAutoConfiguration {
             @ConditionalOnBean(BindingServiceProperties.class)
             InboxBinding inboxBinding(Inbox inbox, BindingServiceProperties bindings) {
                 return new InboxBinding(inbox, bindings);
+            }
+
+            /** What the dead-letter endpoints, gauges and health know this service's queues by. */
+            @Bean
+            @ConditionalOnBean(BindingServiceProperties.class)
+            InboxQueues inboxQueues(InboxBinding inboxBinding) {
+                return inboxBinding.queues();
             }
         }
     }

@@ -27,6 +27,7 @@ final class InboxBinding implements BinderCustomizer {
     private static final Logger log = LoggerFactory.getLogger(InboxBinding.class);
 
     private final String routingKeys;
+    private final InboxQueues queues;
 
     InboxBinding(Inbox inbox, BindingServiceProperties bindings) {
         Map<String, Set<String>> subscriptions = inbox.subscriptions();
@@ -37,7 +38,13 @@ final class InboxBinding implements BinderCustomizer {
         if (binding.getDestination() == null || NAME.equals(binding.getDestination())) {
             binding.setDestination(String.join(",", subscriptions.keySet()));
         }
+        this.queues = InboxQueues.of(binding.getDestination(), binding.getGroup());
         log.info("Inbox subscribes group {} to {}", binding.getGroup(), subscriptions);
+    }
+
+    /** The queues the binder will bind, named from the destinations and the group as they are now settled. */
+    InboxQueues queues() {
+        return queues;
     }
 
     /** The binder reads the extended (RabbitMQ) properties when it binds, after this. */

@@ -7,8 +7,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * {@code outbox} health: OUT_OF_SERVICE while an unsent row (not parked) is older than
- * {@code messaging.relay.health.max-unsent-age}. It belongs in the readiness group, never in liveness:
- * a backlog means "stop sending me work", and restarting the process would not drain it faster.
+ * {@code messaging.relay.health.max-unsent-age}. It belongs in the {@code messaging} group, for alerting: a
+ * backlog does not stop the service from taking requests (they wait in the outbox), so it is not part of
+ * readiness, and restarting the process would not drain it faster, so it is not part of liveness.
  */
 final class OutboxHealthIndicator implements HealthIndicator {
 

@@ -8,6 +8,7 @@ import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 import io.r2dbc.spi.Readable;
+import io.swagger.v3.oas.annotations.media.Schema;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -191,8 +192,17 @@ final class OutboxStore {
     record BacklogStats(long pending, long parked, Long oldestAgeMillis) {
     }
 
-    /** A parked row as an operator sees it. */
-    record ParkedEvent(UUID id, String aggregateType, String aggregateId, String eventType, String exchange,
-            int attempts, Instant createdAt, Instant parkedAt, String lastError) {
+    /** A parked row as an operator sees it (the body of {@code GET /admin/outbox/parked}). */
+    @Schema(name = "ParkedEvent", description = "An outbox event the broker kept refusing, no longer published")
+    record ParkedEvent(
+            @Schema(description = "The event id (AMQP message_id)") UUID id,
+            String aggregateType,
+            String aggregateId,
+            String eventType,
+            @Schema(description = "Where it is published") String exchange,
+            @Schema(description = "Deliveries the broker refused") int attempts,
+            Instant createdAt,
+            Instant parkedAt,
+            @Schema(nullable = true, description = "Why the last delivery failed") String lastError) {
     }
 }

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -23,8 +24,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
-import org.springframework.web.reactive.function.server.RouterFunction;
-import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.example.messaging.support.Janitor;
 import com.example.service.faults.CrashPoint;
@@ -38,8 +37,8 @@ import io.r2dbc.spi.Wrapped;
 
 /**
  * Runs the outbox relay in every service that has a database and a broker, unless
- * {@code messaging.relay.enabled=false}. Adds the {@code outbox} health indicator (for the readiness
- * group) and, in a reactive web application, the operator endpoints under {@code /outbox/parked}.
+ * {@code messaging.relay.enabled=false}. Adds the {@code outbox} health indicator (for the {@code messaging}
+ * group) and, in a reactive web application, the operator endpoints under {@code /admin/outbox/parked}.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration",
@@ -193,7 +192,7 @@ public class RelayAutoConfiguration {
     @ConditionalOnEnabledHealthIndicator("outbox")
     static class DisabledRelayHealthConfiguration {
 
-        /** Keeps the readiness group's {@code outbox} member resolvable, and says why there are no figures. */
+        /** Keeps the messaging group's {@code outbox} member resolvable, and says why there are no figures. */
         @Bean
         HealthIndicator outboxHealthIndicator() {
             Health disabled = Health.unknown().withDetail("reason", "messaging.relay.enabled=false").build();
@@ -204,12 +203,12 @@ public class RelayAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBooleanProperty(name = "messaging.relay.enabled", matchIfMissing = true)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-    @ConditionalOnClass(RouterFunction.class)
     static class ParkedEventsEndpointConfiguration {
 
         @Bean
-        RouterFunction<ServerResponse> outboxParkedEventsRoutes(OutboxStore outboxStore, OutboxRelay outboxRelay) {
-            return new ParkedEventsRoutes(outboxStore, outboxRelay).routes();
+        @ConditionalOnMissingBean
+        ParkedEventsController parkedEventsController(OutboxStore outboxStore, OutboxRelay outboxRelay) {
+            return new ParkedEventsController(outboxStore, outboxRelay);
         }
     }
 }

@@ -147,7 +147,7 @@ final class RelayCycle {
         for (Delivery delivery : parked) {
             OutboxRow row = delivery.row();
             log.error("Outbox event {} ({} of {} {}) PARKED: refused {} times since {} while the broker took other "
-                    + "events, last: {}. Fix the cause, then POST /outbox/parked/{}/requeue", row.id(), row.eventType(),
+                    + "events, last: {}. Fix the cause, then POST /admin/outbox/parked/{}/requeue", row.id(), row.eventType(),
                     row.aggregateType(), row.aggregateId(), row.attempts() + 1,
                     row.refusedSince() == null ? "now" : row.refusedSince(), delivery.failure(), row.id());
         }

@@ -14,7 +14,8 @@ import com.example.messaging.support.Settings;
  * Settings of the outbox relay ({@code messaging.relay.*}). The defaults suit a service on a local
  * network: a broker outage of a few minutes is ridden out by backing off, not by parking.
  *
- * @param enabled         whether this process publishes its outbox (readiness then also watches the backlog)
+ * @param enabled         whether this process publishes its outbox (the {@code outbox} health indicator then
+ *                        watches the backlog)
  * @param batchSize       rows claimed, published and confirmed together
  * @param pollInterval    fallback wake-up when a notification is missed
  * @param confirmTimeout  how long a batch waits for its publisher confirms before counting the rest as failed
@@ -83,7 +84,10 @@ public record RelayProperties(
         }
     }
 
-    /** @param maxUnsentAge readiness reports OUT_OF_SERVICE while a row that is not parked waits longer than this */
+    /**
+     * @param maxUnsentAge the {@code outbox} health indicator reports OUT_OF_SERVICE while a row that is not parked
+     *                     waits longer than this
+     */
     public record Health(@DefaultValue("1m") Duration maxUnsentAge) {
 
         public Health {

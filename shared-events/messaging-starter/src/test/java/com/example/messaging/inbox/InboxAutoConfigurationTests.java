@@ -8,8 +8,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.stream.config.BindingServiceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.core.convert.support.DefaultConversionService;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.transaction.ReactiveTransactionManager;
 
@@ -48,10 +51,40 @@ class InboxAutoConfigurationTests {
     }
 
     @Test
+    void theBindingsQueuesAreNamedFromTheSubscribedExchangesAndTheGroup() {
+        runner.withUserConfiguration(Handlers.class)
+                .withBean(BindingServiceProperties.class)
+                .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
+                .withPropertyValues("spring.cloud.stream.bindings.inbox-in-0.group=inventory-service")
+                .run(context -> {
+                    assertThat(context.getBean(InboxQueues.class).queues())
+                            .containsExactly("coupon.events.inventory-service", "order.events.inventory-service");
+                    assertThat(context.getBean(InboxQueues.class).deadLetterQueues())
+                            .containsExactly("coupon.events.inventory-service.dlq", "order.events.inventory-service.dlq");
+                });
+    }
+
+    @Test
+    void aDestinationSetInTheConfigurationNamesTheQueuesAndNoGroupMeansNoDeadLetterQueues() {
+        runner.withUserConfiguration(Handlers.class)
+                .withBean(BindingServiceProperties.class)
+                .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
+                .withPropertyValues("spring.cloud.stream.bindings.inbox-in-0.group=risk-service",
+                        "spring.cloud.stream.bindings.inbox-in-0.destination=legacy.events")
+                .run(context -> assertThat(context.getBean(InboxQueues.class).deadLetterQueues())
+                        .containsExactly("legacy.events.risk-service.dlq"));
+        runner.withUserConfiguration(Handlers.class)
+                .withBean(BindingServiceProperties.class)
+                .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
+                .run(context -> assertThat(context.getBean(InboxQueues.class).queues()).isEmpty());
+    }
+
+    @Test
     void noHandlersNoInboxButTheJanitorAndTheCrashPoints() {
         runner.withPropertyValues("faults.crash-at=consumer.before-commit,consumer.after-commit-before-ack")
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(Inbox.class);
+                    assertThat(context).doesNotHaveBean(InboxQueues.class);
                     assertThat(context).hasBean("processedEventsJanitor");
                     assertThat(context.getBean(CrashPoints.class).armed()).containsOnlyKeys("consumer.before-commit",
                             "consumer.after-commit-before-ack");

@@ -11,7 +11,6 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
-import org.springframework.web.reactive.function.server.RouterFunction;
 
 import com.example.messaging.support.StubConnectionFactory;
 import com.example.service.autoconfigure.ServiceAutoConfiguration;
@@ -37,7 +36,7 @@ class RelayAutoConfigurationTests {
             assertThat(context.getBean("relayExchanges", Declarables.class).getDeclarablesByType(TopicExchange.class))
                     .extracting(TopicExchange::getName, TopicExchange::isDurable)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("order.events", true));
-            assertThat(context).doesNotHaveBean(RouterFunction.class);
+            assertThat(context).doesNotHaveBean(ParkedEventsController.class);
         });
     }
 
@@ -79,14 +78,14 @@ class RelayAutoConfigurationTests {
     }
 
     @Test
-    void aReactiveWebApplicationGetsTheParkedRowsRoutes() {
+    void aReactiveWebApplicationGetsTheParkedRowsEndpoints() {
         new ReactiveWebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, RelayAutoConfiguration.class))
                 .withPropertyValues("service.database.create-if-missing=false")
                 .withBean("connectionFactory", ConnectionFactory.class, StubConnectionFactory::new)
                 .withBean("rabbitConnectionFactory", org.springframework.amqp.rabbit.connection.ConnectionFactory.class,
                         () -> rabbit(CachingConnectionFactory.ConfirmType.CORRELATED, true))
-                .run(context -> assertThat(context).hasBean("outboxParkedEventsRoutes"));
+                .run(context -> assertThat(context).hasSingleBean(ParkedEventsController.class));
     }
 
     private ApplicationContextRunner withBroker(CachingConnectionFactory.ConfirmType confirms, boolean returns) {

@@ -34,8 +34,8 @@ import io.r2dbc.spi.ConnectionFactory;
 /**
  * Messages the broker keeps refusing: an unroutable event (acked, but returned) is never marked
  * sent, is parked once the broker has refused it for the park budget while accepting other events,
- * holds back its aggregate's later events, makes readiness report the backlog, and is published once
- * an operator requeues it.
+ * holds back its aggregate's later events, makes the messaging health group report the backlog (readiness
+ * stays up), and is published once an operator requeues it.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "messaging.relay.park-after=2s",
@@ -110,7 +110,7 @@ class RelayParkingIntegrationTests {
         long attempts = outbox.attempts(id);
         assertThat(meters.counter(RelayMetrics.PARKED).count() - parkedBefore).isEqualTo(1);
         assertThat(meters.counter(RelayMetrics.RETRIED).count() - retriedBefore).isEqualTo(attempts - 1);
-        http.get().uri("/outbox/parked").exchange()
+        http.get().uri("/admin/outbox/parked").exchange()
                 .expectStatus().isOk()
                 .expectBody()
                 .jsonPath("$[?(@.id == '%s')].attempts".formatted(id)).isEqualTo(List.of((int) attempts))
@@ -118,7 +118,7 @@ class RelayParkingIntegrationTests {
                 .jsonPath("$[?(@.id == '%s')].parked_at".formatted(id)).isNotEmpty();
 
         QueueProbe probe = probe(RiskEvent.EXCHANGE, "#");
-        http.post().uri("/outbox/parked/{id}/requeue", id).exchange()
+        http.post().uri("/admin/outbox/parked/{id}/requeue", id).exchange()
                 .expectStatus().isOk()
                 .expectBody().jsonPath("$.requeued").isEqualTo(1);
 
@@ -129,20 +129,32 @@ class RelayParkingIntegrationTests {
 
     @Test
     void requeueingAnEventThatIsNotParkedIsNotFound() {
-        http.post().uri("/outbox/parked/{id}/requeue", "5b6f0f8e-8a53-4c6e-9a34-2d1b3c9e7f10").exchange()
+        http.post().uri("/admin/outbox/parked/{id}/requeue", "5b6f0f8e-8a53-4c6e-9a34-2d1b3c9e7f10").exchange()
                 .expectStatus().isNotFound()
                 .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
                 .expectBody()
                 .jsonPath("$.type").isEqualTo("https://example.com/problems/not-found")
                 .jsonPath("$.status").isEqualTo(404)
                 .jsonPath("$.retryable").isEqualTo(false);
-        http.post().uri("/outbox/parked/{id}/requeue", "not-a-uuid").exchange()
+        http.post().uri("/admin/outbox/parked/{id}/requeue", "not-a-uuid").exchange()
                 .expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.type").isEqualTo("https://example.com/problems/validation-failed");
     }
 
     @Test
-    void aParkedEventHoldsBackItsAggregateAndReadinessReportsTheBacklogUntilRequeued() {
+    void theListRefusesALimitOutsideItsRangeAndLivesUnderAdminOnly() {
+        http.get().uri("/admin/outbox/parked?limit=1001").exchange()
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("limit");
+        http.get().uri("/admin/outbox/parked?limit=many").exchange()
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("limit");
+        http.get().uri("/admin/outbox/parked?limit=1").exchange().expectStatus().isOk();
+        http.get().uri("/outbox/parked").exchange().expectStatus().isNotFound();
+    }
+
+    @Test
+    void aParkedEventHoldsBackItsAggregateAndTheMessagingGroupReportsTheBacklogUntilRequeued() {
         QueueProbe probe = probe(OrderEvent.EXCHANGE, "OrderCancelled");
         DomainEvent unroutable = TestOutbox.created(7);
         DomainEvent heldBack = TestOutbox.cancelled(7, 1);
@@ -154,23 +166,27 @@ class RelayParkingIntegrationTests {
         await().atMost(Duration.ofSeconds(20)).until(() -> isParked(unroutable.eventId().toString()));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> probe.messageIds().contains(otherAggregate.eventId().toString()));
-        await().atMost(Duration.ofSeconds(10)).until(() -> status("/actuator/health/readiness") == 503);
-        http.get().uri("/actuator/health/readiness").exchange()
-                .expectBody().jsonPath("$.components.outbox.status").isEqualTo("OUT_OF_SERVICE");
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("/actuator/health/messaging") == 503);
+        http.get().uri("/actuator/health/messaging").exchange()
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("OUT_OF_SERVICE")
+                .jsonPath("$.components.outbox.status").isEqualTo("OUT_OF_SERVICE");
+        // A backlog does not stop the service from taking requests, and a restart would not drain it.
+        http.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
         http.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
         // Routable, due and waiting for seconds, yet never published: an earlier event of its order is unsent.
         assertThat(probe.messageIds()).doesNotContain(heldBack.eventId().toString());
         assertThat(outbox.count("id = '" + heldBack.eventId() + "' and sent_at is null and attempts = 0")).isEqualTo(1);
 
         probe.alsoBind("OrderCreated");
-        http.post().uri("/outbox/parked/requeue").exchange()
+        http.post().uri("/admin/outbox/parked/requeue").exchange()
                 .expectStatus().isOk()
                 .expectBody().jsonPath("$.requeued").isEqualTo(1);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> probe.messageIds().size() == 3);
         assertThat(probe.messageIds()).containsExactly(otherAggregate.eventId().toString(),
                 unroutable.eventId().toString(), heldBack.eventId().toString());
-        await().atMost(Duration.ofSeconds(10)).until(() -> status("/actuator/health/readiness") == 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("/actuator/health/messaging") == 200);
     }
 
     @Test
@@ -196,7 +212,7 @@ class RelayParkingIntegrationTests {
         assertThat(accepting.messageIds()).contains(accepted.eventId().toString());
         assertThat(outbox.count("id = '" + id + "' and sent_at is null and last_error like '%NO_ROUTE%'")).isEqualTo(1);
         probe.alsoBind("#");
-        http.post().uri("/outbox/parked/{id}/requeue", id).exchange().expectStatus().isOk();
+        http.post().uri("/admin/outbox/parked/{id}/requeue", id).exchange().expectStatus().isOk();
         await().atMost(Duration.ofSeconds(10)).until(() -> probe.messageIds().contains(id));
     }
 
