@@ -249,6 +249,44 @@ class CheckerTests {
         assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
     }
 
+    /** Order 101 rejected at its deadline: risk never answered, inventory and coupon undone by the cancellation. */
+    private void rejectAtDeadline() {
+        Order confirmed = run.order(101);
+        run.orders.set(0, new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "REJECTED", "COMPENSATED",
+                "COMPENSATED", "TIMED_OUT", confirmed.couponCode(), "deadline: no answer from risk within 20s",
+                confirmed.skuIds()));
+        run.reservations.put(101L, new Reservation(101, "RELEASED", confirmed.skuIds()));
+        run.stock.put(run.plentySku, new Stock(run.plentySku, 5_000, 0));
+        run.stock.put(run.otherSku, new Stock(run.otherSku, 5_000, 0));
+        run.coupons.put(run.coupon, new Coupon(run.coupon, List.of()));
+        run.redemptions.put(101L, "RELEASED");
+        run.published(Service.ORDER, 101, "OrderCancelled", Service.INVENTORY, Service.COUPON);
+        run.published(Service.INVENTORY, 101, "InventoryReleased", Service.ORDER);
+        run.published(Service.COUPON, 101, "CouponReleased", Service.ORDER);
+    }
+
+    @Test
+    void anOrderRejectedAtItsDeadlineIsConsistentButAPlannedConfirmationOnlyWhenItsReplyWasLostOnPurpose() {
+        rejectAtDeadline();
+        assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
+
+        run.faults.add(new Fault(FaultKind.REPLY_DEAD_LETTERED, "order-service", "risk.events.order-service",
+                Instant.now(), Duration.ofSeconds(30), true, "1 reply dead-lettered, re-driven"));
+        assertThat(failed()).isEmpty();
+    }
+
+    @Test
+    void aTimedOutStepOfAnOrderNotRejectedAtItsDeadlineIsReported() {
+        rejectAtDeadline();
+        Order rejected = run.order(101);
+        run.orders.set(0, new Order(101, rejected.userId(), rejected.idempotencyKey(), "REJECTED", "COMPENSATED",
+                "COMPENSATED", "TIMED_OUT", rejected.couponCode(), "blocked", rejected.skuIds()));
+
+        assertThat(failed()).contains(Invariant.ORDERS_FINAL_AND_CONSISTENT);
+        assertThat(violations(Invariant.ORDERS_FINAL_AND_CONSISTENT)).anySatisfy(violation -> assertThat(violation)
+                .contains("a step timed out, but the order was not rejected at its deadline"));
+    }
+
     private List<Invariant> failed() {
         return run.check().stream().filter(verdict -> !verdict.passed()).map(Verdict::invariant).toList();
     }

@@ -13,5 +13,11 @@ public enum FaultKind {
     /** Immediate stop of PostgreSQL, then a restart. */
     DATABASE_STOP,
     /** A consumer instance paused (SIGSTOP) while another instance takes over, then resumed. */
-    ZOMBIE
+    ZOMBIE,
+    /** Replies rejected on purpose in order-service's queue, so that the broker dead-letters them; re-driven later. */
+    REPLY_DEAD_LETTERED,
+    /** The broker's memory alarm raised while orders arrive (it blocks every publishing connection), then cleared. */
+    BROKER_MEMORY_ALARM,
+    /** Every service instance stopped (SIGTERM, graceful) and started again, one at a time. */
+    ROLLING_RESTART
 }
