@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.impl.DefaultExceptionHandler;
 
 /**
  * Declares the broker topology of the event contract before any service starts (docs/architecture.md, rule 9):
@@ -85,10 +86,22 @@ public final class TopologyProvisioner {
         factory.setHandshakeTimeout(CONNECT_TIMEOUT_MILLIS);
         // One attempt: whoever runs this (./stack, compose, the harness) decides whether and when to try again.
         factory.setAutomaticRecoveryEnabled(false);
+        factory.setExceptionHandler(new QuietExceptionHandler());
         try {
             return factory.newConnection("topology-provisioner");
         } catch (IOException | TimeoutException e) {
-            throw new TopologyException("cannot reach RabbitMQ as " + broker + ": " + describe(e), e);
+            throw new TopologyException("cannot connect to RabbitMQ as " + broker + ": " + describe(e), e);
+        }
+    }
+
+    /**
+     * The client logs a broker that closes the socket after refusing a login or a vhost as an unexpected error; the
+     * refusal is reported once, in the one line this ends with.
+     */
+    private static final class QuietExceptionHandler extends DefaultExceptionHandler {
+
+        @Override
+        public void handleUnexpectedConnectionDriverException(Connection connection, Throwable exception) {
         }
     }
 

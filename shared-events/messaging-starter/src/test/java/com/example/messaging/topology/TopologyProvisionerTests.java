@@ -41,7 +41,7 @@ class TopologyProvisionerTests {
 
         assertThat(exit).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("topology: cannot reach RabbitMQ as guest@localhost:"
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("topology: cannot connect to RabbitMQ as guest@localhost:"
                 + port + " vhost /: ").contains("refused").hasLineCount(1);
     }
 
