@@ -3,6 +3,9 @@ package com.example.messaging.topology;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -28,30 +31,31 @@ final class TopologyDeclarer {
     /** Declares everything and returns one line per queue declared, dead-letter queues included. */
     List<String> declare(ContractTopology topology) {
         for (String exchange : topology.exchanges()) {
-            run("exchange " + exchange, () -> channel.exchangeDeclare(exchange, topology.exchangeType(), true, false,
-                    null));
+            exchange(exchange, topology.exchangeType());
         }
-        run("exchange " + topology.deadLetterExchange(), () -> channel.exchangeDeclare(topology.deadLetterExchange(),
-                topology.deadLetterExchangeType(), true, false, null));
+        exchange(topology.deadLetterExchange(), topology.deadLetterExchangeType());
         List<String> declared = new ArrayList<>();
         for (SubscriberQueue queue : topology.queues()) {
-            run("queue " + queue.name(), () -> channel.queueDeclare(queue.name(), true, false, false, queue.arguments()));
-            for (String routingKey : new TreeSet<>(queue.routingKeys())) {
-                run("binding " + queue.exchange() + " -> " + queue.name() + " (" + routingKey + ")",
-                        () -> channel.queueBind(queue.name(), queue.exchange(), routingKey));
-            }
-            declared.add(queue.name() + " " + new TreeMap<>(queue.arguments()) + " bound to "
-                    + queue.exchange() + " " + new TreeSet<>(queue.routingKeys()));
-            run("queue " + queue.deadLetterQueue(), () -> channel.queueDeclare(queue.deadLetterQueue(), true, false,
-                    false, queue.deadLetterArguments()));
-            for (String routingKey : queue.deadLetterRoutingKeys()) {
-                run("binding " + topology.deadLetterExchange() + " -> " + queue.deadLetterQueue() + " (" + routingKey
-                        + ")", () -> channel.queueBind(queue.deadLetterQueue(), topology.deadLetterExchange(), routingKey));
-            }
-            declared.add(queue.deadLetterQueue() + " " + new TreeMap<>(queue.deadLetterArguments())
-                    + " bound to " + topology.deadLetterExchange() + " " + new TreeSet<>(queue.deadLetterRoutingKeys()));
+            declared.add(queue(queue.name(), queue.arguments(), queue.exchange(), queue.routingKeys()));
+            declared.add(queue(queue.deadLetterQueue(), queue.deadLetterArguments(), topology.deadLetterExchange(),
+                    queue.deadLetterRoutingKeys()));
         }
         return declared;
+    }
+
+    /** Durable, not auto-deleted, no arguments: as the binder and the relay declare exchanges. */
+    private void exchange(String name, String type) {
+        run("exchange " + name, () -> channel.exchangeDeclare(name, type, true, false, null));
+    }
+
+    /** A durable, shared, lasting queue (as the binder declares a group's queue) and its bindings. */
+    private String queue(String name, Map<String, Object> arguments, String exchange, Set<String> routingKeys) {
+        run("queue " + name, () -> channel.queueDeclare(name, true, false, false, arguments));
+        SortedSet<String> keys = new TreeSet<>(routingKeys);
+        for (String key : keys) {
+            run("binding " + exchange + " -> " + name + " (" + key + ")", () -> channel.queueBind(name, exchange, key));
+        }
+        return name + " " + new TreeMap<>(arguments) + " bound to " + exchange + " " + keys;
     }
 
     private interface Declaration {
@@ -62,9 +66,7 @@ final class TopologyDeclarer {
     private static void run(String what, Declaration declaration) {
         try {
             declaration.run();
-        } catch (IOException e) {
-            throw new TopologyException("the broker refused " + what + ": " + reason(e), e);
-        } catch (ShutdownSignalException e) {
+        } catch (IOException | ShutdownSignalException e) {
             throw new TopologyException("the broker refused " + what + ": " + reason(e), e);
         }
     }
