@@ -132,7 +132,8 @@ public final class StateReader {
         return queues;
     }
 
-    private List<Order> orders() {
+    /** Every order, as order-service holds it. */
+    public List<Order> orders() {
         return query(Service.ORDER, """
                 select o.id, o.user_id, o.idempotency_key, o.status, o.inventory_step, o.coupon_step, o.risk_step,
                        o.coupon_code, o.rejection_reason,

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -34,6 +35,8 @@ final class E2eSystem {
 
     private static E2eSystem instance;
     private static RuntimeException startFailure;
+    /** One report per test JVM, even when a scenario needs a system of its own (see {@link #startWithout}). */
+    private static Report sharedReport;
 
     private final Topology topology;
     private final StateReader reader;
@@ -64,6 +67,19 @@ final class E2eSystem {
         return instance;
     }
 
+    /**
+     * Replaces the running system, if any, with a new one on the processes driver in which the given service has
+     * never run: its first instance exists but is not started, for the scenario to start. The old system is
+     * stopped first (two would not fit the machine); the next scenario shares this one, or starts a new one with
+     * {@link #get()} once this is closed.
+     */
+    static synchronized E2eSystem startWithout(Service heldBack) {
+        closeIfStarted();
+        startFailure = null;
+        instance = start("processes", Set.of(heldBack));
+        return instance;
+    }
+
     /** Stops the system if this JVM started one; the next {@link #get()} would start a new one. */
     static synchronized void closeIfStarted() {
         if (instance != null) {
@@ -73,19 +89,25 @@ final class E2eSystem {
     }
 
     private static E2eSystem start() {
-        String driver = driver(System.getProperty("e2e.driver", "auto"));
+        return start(driver(System.getProperty("e2e.driver", "auto")), Set.of());
+    }
+
+    private static E2eSystem start(String driver, Set<Service> heldBack) {
         HarnessPaths paths = HarnessPaths.fromSystemProperties();
         RiskRules rules = RiskRules.standard();
         Function<Service, Map<String, Object>> settings = service -> settings(service, rules);
         Topology topology = driver.equals("containers") ? new ContainerTopology(paths, settings)
                 : new ProcessTopology(paths, settings);
         try {
-            topology.start();
+            topology.start(heldBack);
         } catch (RuntimeException e) {
             topology.close();
             throw e;
         }
-        return new E2eSystem(topology, new Report(paths.output(), driver), rules);
+        if (sharedReport == null) {
+            sharedReport = new Report(paths.output(), driver);
+        }
+        return new E2eSystem(topology, sharedReport, rules);
     }
 
     /** The driver to use: as asked, or for {@code auto} containers when a Docker daemon answers, else processes. */

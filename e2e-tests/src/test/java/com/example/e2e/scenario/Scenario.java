@@ -71,6 +71,8 @@ final class Scenario {
     private int clients = 4;
     private double intentsPerSecond = 15;
     private boolean progress;
+    private boolean warmUp = true;
+    private boolean onlyConfirmations;
     private final List<Requirement> requirements = new ArrayList<>();
 
     private Scenario(String name, String description) {
@@ -108,6 +110,18 @@ final class Scenario {
         return this;
     }
 
+    /** Places no warm-up order: for a scenario that begins while a service every confirmation needs has not run. */
+    Scenario withoutWarmUp() {
+        this.warmUp = false;
+        return this;
+    }
+
+    /** Only intents planned to be confirmed: no planned rejections, races or invalid requests. */
+    Scenario onlyConfirmations() {
+        this.onlyConfirmations = true;
+        return this;
+    }
+
     Scenario requires(Requirement... required) {
         requirements.addAll(Arrays.asList(required));
         return this;
@@ -133,10 +147,11 @@ final class Scenario {
         Seeder seeder = system.seeder();
         OrderClient client = new OrderClient(system.orderServices(), RetryPolicy.standard());
 
-        List<Intent> planned = minutes > 0 ? List.of() : generator.next(intents);
+        List<Intent> planned = minutes > 0 ? List.of()
+                : onlyConfirmations ? generator.confirmations(intents) : generator.next(intents);
         seeder.stock(catalog.initialStock());
         seeder.coupons(catalog.couponsFor(planned));
-        History warmUp = warmUp(system, catalog, client);
+        History warmUp = this.warmUp ? warmUp(system, catalog, client) : History.empty();
 
         FaultLog faultLog = new FaultLog();
         Workload workload = new Workload(client, clients, intentsPerSecond);

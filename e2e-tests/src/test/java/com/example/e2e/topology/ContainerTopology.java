@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -70,7 +71,7 @@ public final class ContainerTopology implements Topology {
     }
 
     @Override
-    public void start() {
+    public void start(Set<Service> heldBack) {
         docker = new DockerEngine(paths.output(), runId);
         docker.removeLeftovers();
         Steps.freshLogDirectory(paths.logs());
@@ -98,9 +99,11 @@ public final class ContainerTopology implements Topology {
         }
         Steps.inParallel(preparations);
         log.info("Containers on network {}: {} and {}", prefix() + "net", database, broker);
-        List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT);
-        log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
-                first);
+        Steps.provisionTopology(broker);
+        List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT, heldBack);
+        log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "All four services are"
+                : "The services not held back are", Duration.ofNanos(System.nanoTime() - started).toSeconds(), first,
+                heldBack.isEmpty() ? "" : " (held back: " + heldBack + ")");
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
@@ -74,7 +75,7 @@ public final class ProcessTopology implements Topology {
     }
 
     @Override
-    public void start() {
+    public void start(Set<Service> heldBack) {
         leftovers.reap();
         Steps.freshLogDirectory(paths.logs());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -93,9 +94,11 @@ public final class ProcessTopology implements Topology {
         Steps.inParallel(preparations);
         log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
                 broker.amqpPort(), broker.managementUri());
-        List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT);
-        log.info("All four services are ready after {} s: {}", Duration.ofNanos(System.nanoTime() - started).toSeconds(),
-                first);
+        Steps.provisionTopology(broker);
+        List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT, heldBack);
+        log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "All four services are"
+                : "The services not held back are", Duration.ofNanos(System.nanoTime() - started).toSeconds(), first,
+                heldBack.isEmpty() ? "" : " (held back: " + heldBack + ")");
     }
 
     @Override

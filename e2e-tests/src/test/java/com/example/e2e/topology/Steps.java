@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +17,9 @@ import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import com.example.messaging.topology.BrokerAddress;
+import com.example.messaging.topology.TopologyProvisioner;
 
 /** What both drivers do the same way while starting and stopping a topology. */
 final class Steps {
@@ -60,15 +64,31 @@ final class Steps {
         }
     }
 
-    /** Starts one instance of every service and waits until all four are ready. */
-    static List<ServiceNode> startFirstInstances(Function<Service, ServiceNode> addInstance, Duration readyTimeout) {
-        List<ServiceNode> first = new ArrayList<>();
+    /**
+     * Declares every exchange, subscriber queue, dead-letter queue and binding of the event contract on the broker
+     * (the messaging starter's provisioner, as {@code ./stack topology} runs it), so that no service's queue depends
+     * on which service happened to start first.
+     */
+    static void provisionTopology(BrokerNode broker) {
+        List<String> queues = TopologyProvisioner.provision(new BrokerAddress("localhost", broker.amqpPort(), "/",
+                broker.user(), broker.password()));
+        log.info("Broker topology declared: {} queues", queues.size());
+    }
+
+    /**
+     * Creates one instance of every service and starts those not held back; waits until the started ones are ready.
+     */
+    static List<ServiceNode> startFirstInstances(Function<Service, ServiceNode> addInstance, Duration readyTimeout,
+            Set<Service> heldBack) {
+        List<ServiceNode> started = new ArrayList<>();
         for (Service service : Service.values()) {
             ServiceNode node = addInstance.apply(service);
-            node.start("");
-            first.add(node);
+            if (!heldBack.contains(service)) {
+                node.start("");
+                started.add(node);
+            }
         }
-        inParallel(first.stream().<Runnable>map(node -> () -> node.awaitReady(readyTimeout)).toList());
-        return first;
+        inParallel(started.stream().<Runnable>map(node -> () -> node.awaitReady(readyTimeout)).toList());
+        return started;
     }
 }

@@ -1,6 +1,7 @@
 package com.example.e2e.topology;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The whole system under test: a database, a broker and instances of the four services. A driver
@@ -10,8 +11,20 @@ import java.util.List;
  */
 public interface Topology extends AutoCloseable {
 
-    /** Starts the database, the broker and one instance of every service, and waits until all are ready. */
-    void start();
+    /**
+     * Starts the database and the broker, declares the broker topology of the event contract (as {@code ./stack}
+     * and compose do before any service runs), then starts one instance of every service and waits until all are
+     * ready.
+     */
+    default void start() {
+        start(Set.of());
+    }
+
+    /**
+     * Like {@link #start()}, except that the held-back services get a first instance that is created but not
+     * started: a scenario starts it, as a service deployed for the first time into a running system.
+     */
+    void start(Set<Service> heldBack);
 
     /** Every service instance, in creation order, running or not. */
     List<ServiceNode> nodes();

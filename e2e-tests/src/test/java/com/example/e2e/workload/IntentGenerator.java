@@ -40,6 +40,18 @@ public final class IntentGenerator {
         return intents;
     }
 
+    /** The next intents of the mix that are planned to be confirmed, skipping the others. */
+    public List<Intent> confirmations(int count) {
+        List<Intent> intents = new ArrayList<>(count);
+        while (intents.size() < count) {
+            Intent intent = next();
+            if (intent.plan() == Plan.CONFIRM) {
+                intents.add(intent);
+            }
+        }
+        return intents;
+    }
+
     public Intent next() {
         number++;
         int roll = random.nextInt(100);

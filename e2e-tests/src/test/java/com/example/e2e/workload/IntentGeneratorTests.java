@@ -59,6 +59,14 @@ class IntentGeneratorTests {
     }
 
     @Test
+    void confirmationsAreAsManyIntentsPlannedToBeConfirmed() {
+        List<Intent> intents = new IntentGenerator(catalog, rules, 5).confirmations(50);
+
+        assertThat(intents).hasSize(50).allMatch(intent -> intent.plan() == Plan.CONFIRM);
+        assertThat(intents.stream().map(Intent::userId).distinct()).hasSize(50);
+    }
+
+    @Test
     void theRequestBodyIsTheContractsJson() {
         Intent intent = new IntentGenerator(catalog, rules, 1).next();
 

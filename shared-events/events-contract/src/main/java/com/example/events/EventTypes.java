@@ -1,9 +1,12 @@
 package com.example.events;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -41,6 +44,11 @@ public final class EventTypes {
      */
     public static Set<Class<? extends DomainEvent>> recordsOf(Class<? extends DomainEvent> type) {
         return leaves(type).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** Every exchange of the contract, one per producer, in name order. */
+    public static SortedSet<String> exchanges() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(EXCHANGES.values()));
     }
 
     /** The exchange a record, or a whole family, is published to. */

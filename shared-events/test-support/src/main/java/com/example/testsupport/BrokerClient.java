@@ -8,7 +8,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Properties;
 
 import org.springframework.amqp.core.BindingBuilder;
@@ -32,6 +34,10 @@ public final class BrokerClient implements AutoCloseable {
 
     /** What the management API says about a queue (refreshed by the broker every few seconds). */
     public record QueueStats(long ready, long unacknowledged) {
+    }
+
+    /** A queue's binding to an exchange, with its routing key. */
+    public record QueueBinding(String exchange, String routingKey) {
     }
 
     private final String vhost;
@@ -113,6 +119,27 @@ public final class BrokerClient implements AutoCloseable {
     /** The arguments a queue was declared with (e.g. {@code x-queue-type}). */
     public JsonNode queueArguments(String queue) {
         return management("/api/queues/" + encode(vhost) + "/" + encode(queue)).path("arguments");
+    }
+
+    /** What the management API says about a queue: {@code durable}, {@code type}, {@code arguments}... */
+    public JsonNode queue(String queue) {
+        return management("/api/queues/" + encode(vhost) + "/" + encode(queue));
+    }
+
+    /** The queue's bindings, without the default exchange's (every queue has that one). */
+    public List<QueueBinding> bindings(String queue) {
+        List<QueueBinding> bindings = new ArrayList<>();
+        for (JsonNode binding : management("/api/queues/" + encode(vhost) + "/" + encode(queue) + "/bindings")) {
+            if (!binding.path("source").asString().isEmpty()) {
+                bindings.add(new QueueBinding(binding.path("source").asString(), binding.path("routing_key").asString()));
+            }
+        }
+        return bindings;
+    }
+
+    /** What the management API says about an exchange: {@code type}, {@code durable}, {@code auto_delete}... */
+    public JsonNode exchange(String name) {
+        return management("/api/exchanges/" + encode(vhost) + "/" + encode(name));
     }
 
     private JsonNode management(String path) {

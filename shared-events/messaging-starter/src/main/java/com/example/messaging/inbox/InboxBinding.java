@@ -13,12 +13,20 @@ import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerP
 import org.springframework.cloud.stream.config.BindingProperties;
 import org.springframework.cloud.stream.config.BindingServiceProperties;
 
+import com.example.events.Subscriptions;
+
 /**
  * Subscribes the inbox's binding ({@value #NAME}) to what the service's handlers handle, so that no service
  * writes binding configuration: the destinations are the exchanges of the handled events, the binding routing
  * keys their types; the group (the service's name) and everything else come from the starter's defaults. With
  * the group, the binder names each queue {@code <exchange>.<service name>} and its dead-letter queue
  * {@code <exchange>.<service name>.dlq}. A destination set explicitly in the configuration wins.
+ *
+ * <p>What the handlers handle must be the group's row of the contract's subscription table ({@link Subscriptions}),
+ * or the service refuses to start: the topology provisioner declares the queues and bindings of that table before
+ * any service runs, so a type handled here but missing there would be lost whenever it is published before this
+ * service first starts, and a type listed there but not handled here would mean the table no longer describes the
+ * system (docs/architecture.md, rule 9).
  */
 final class InboxBinding implements BinderCustomizer {
 
@@ -35,6 +43,7 @@ final class InboxBinding implements BinderCustomizer {
         subscriptions.values().forEach(types::addAll);
         this.routingKeys = String.join(",", types);
         BindingProperties binding = bindings.getBindingProperties(NAME);
+        requireContractSubscription(binding.getGroup(), subscriptions);
         if (binding.getDestination() == null || NAME.equals(binding.getDestination())) {
             binding.setDestination(String.join(",", subscriptions.keySet()));
         }
@@ -45,6 +54,18 @@ final class InboxBinding implements BinderCustomizer {
     /** The queues the binder will bind, named from the destinations and the group as they are now settled. */
     InboxQueues queues() {
         return queues;
+    }
+
+    private static void requireContractSubscription(String group, Map<String, Set<String>> handled) {
+        Map<String, ? extends Set<String>> contract = Subscriptions.routingKeysOf(group);
+        if (!contract.equals(handled)) {
+            throw new IllegalStateException("The handlers of " + group + " handle " + handled
+                    + ", but the contract's subscription table (com.example.events.Subscriptions) says group " + group
+                    + " consumes " + (contract.isEmpty() ? "nothing" : contract) + ". The topology provisioner declares"
+                    + " queues and bindings from that table before the services start, so events published before "
+                    + group + " first starts would be lost or the table would be wrong: change the handlers or the"
+                    + " table, together.");
+        }
     }
 
     /** The binder reads the extended (RabbitMQ) properties when it binds, after this. */

@@ -1,0 +1,74 @@
+package com.example.messaging.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.cloud.stream.config.BindingProperties;
+import org.springframework.cloud.stream.config.BindingServiceProperties;
+
+import com.example.events.CouponEvent;
+import com.example.events.DomainEvent;
+import com.example.events.InventoryEvent;
+import com.example.events.OrderCancelled;
+import com.example.events.OrderCreated;
+import com.example.events.RiskEvent;
+
+import reactor.core.publisher.Flux;
+
+/** The inbox's binding follows the handlers, and the handlers must be the group's row of the contract's table. */
+class InboxBindingTests {
+
+    @Test
+    void handlersThatMatchTheContractGiveTheDestinations() {
+        BindingServiceProperties bindings = bindingsOf("order-service");
+
+        new InboxBinding(inbox(handler(InventoryEvent.class), handler(CouponEvent.class), handler(RiskEvent.class)),
+                bindings);
+
+        assertThat(bindings.getBindingProperties(InboxBinding.NAME).getDestination())
+                .isEqualTo("coupon.events,inventory.events,risk.events");
+    }
+
+    @Test
+    void aHandlerTheContractDoesNotListRefusesToStart() {
+        assertThatThrownBy(() -> new InboxBinding(inbox(handler(OrderCreated.class), handler(OrderCancelled.class)),
+                bindingsOf("risk-service")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("risk-service handle {order.events=[OrderCancelled, OrderCreated]}")
+                .hasMessageContaining("consumes {order.events=[OrderCreated]}");
+    }
+
+    @Test
+    void aTypeTheContractListsButNoHandlerHandlesRefusesToStart() {
+        assertThatThrownBy(() -> new InboxBinding(inbox(handler(OrderCreated.class)), bindingsOf("inventory-service")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("consumes {order.events=[OrderCancelled, OrderCreated]}");
+    }
+
+    @Test
+    void aGroupTheContractDoesNotKnowRefusesToStart() {
+        assertThatThrownBy(() -> new InboxBinding(inbox(handler(OrderCreated.class)), bindingsOf("shipping-service")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("group shipping-service consumes nothing");
+    }
+
+    private static BindingServiceProperties bindingsOf(String group) {
+        BindingServiceProperties bindings = new BindingServiceProperties();
+        BindingProperties binding = new BindingProperties();
+        binding.setGroup(group);
+        bindings.getBindings().put(InboxBinding.NAME, binding);
+        return bindings;
+    }
+
+    /** Only the handlers matter to the binding. */
+    private static Inbox inbox(EventHandler<?>... handlers) {
+        return new Inbox(List.of(handlers), null, null, null, null, null);
+    }
+
+    private static <E extends DomainEvent> EventHandler<E> handler(Class<E> type) {
+        return EventHandler.of(type, event -> Flux.empty());
+    }
+}
