@@ -443,6 +443,10 @@ public final class Checker {
             if (intent.intent().plan().mustFail() && intent.outcome() != Outcome.FAILED) {
                 violations.add(describe(intent) + " is an invalid request but ended " + intent.outcome());
             }
+            // A valid request is never refused for good: faults may make its outcome unknown, not a final 4xx.
+            if (!intent.intent().plan().mustFail() && intent.outcome() == Outcome.FAILED) {
+                violations.add(describe(intent) + " is a valid request but was refused: " + intent.attempts());
+            }
         }
         return violations;
     }

@@ -249,6 +249,14 @@ class CheckerTests {
         assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
     }
 
+    @Test
+    void aValidRequestRefusedForGoodIsReported() {
+        IntentHistory unknown = run.intents.get(3);
+        run.intents.set(3, new IntentHistory(unknown.intent(), unknown.attempts(), Outcome.FAILED));
+
+        assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
+    }
+
     /** Order 101 rejected at its deadline: risk never answered, inventory and coupon undone by the cancellation. */
     private void rejectAtDeadline() {
         Order confirmed = run.order(101);

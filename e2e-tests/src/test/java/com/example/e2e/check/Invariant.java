@@ -16,7 +16,7 @@ public enum Invariant {
     COUPONS_HELD_ONCE("each coupon held by at most one order, and only by a CONFIRMED one that asked for it"),
     ONE_RISK_ASSESSMENT("exactly one risk assessment per order"),
     ORDERS_FINAL_AND_CONSISTENT("every order is CONFIRMED or REJECTED, with steps matching the other services' data"),
-    PLANNED_OUTCOMES("intents built to be confirmed are CONFIRMED, those built to be rejected are REJECTED"),
+    PLANNED_OUTCOMES("intents built to be confirmed are CONFIRMED, those built to be rejected are REJECTED, no valid request is refused"),
     DLQS_EMPTY("every dead-letter queue is empty"),
     FAULTS_BIT("the faults happened and exercised their windows");
 

@@ -8,9 +8,12 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import org.awaitility.Awaitility;
@@ -18,6 +21,12 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+
+import com.example.e2e.topology.BrokerNode;
 import com.example.e2e.topology.ServiceNode;
 import com.example.e2e.topology.Topology;
 
@@ -33,6 +42,8 @@ public final class Nemesis {
     static final int SIGKILL_EXIT = 137;
     /** How much longer than asked a killed broker may stay down while no event waits for it yet. */
     private static final Duration BROKER_PATIENCE = Duration.ofSeconds(15);
+    /** The exit code of a JVM that ended on SIGTERM after running its shutdown hooks (128 + 15). */
+    private static final int SIGTERM_EXIT = 143;
     /** The exit status of a crash point (docs/contract.md). */
     static final int CRASH_EXIT = 86;
 
@@ -168,6 +179,85 @@ public final class Nemesis {
         return record(new Fault(FaultKind.BROKER_KILL, "rabbitmq", "down " + downtime.toSeconds() + " s", at,
                 Duration.between(at, Instant.now()), gone && waiting > 0, (gone ? "process gone after SIGKILL" : "process still alive")
                         + ", " + waiting + " outbox rows waiting before the restart, node restarted on the same data"));
+    }
+
+    /**
+     * Raises the broker's memory alarm for at least {@code duration} while orders arrive, then clears it: the broker
+     * blocks every publishing connection, so the relays' events wait in the outboxes. It bites when events did wait;
+     * as for a broker kill, the alarm stays on until the first one does, {@link #BROKER_PATIENCE} longer at most.
+     */
+    public Fault memoryAlarm(Duration duration) {
+        Instant at = Instant.now();
+        topology.broker().memoryAlarm(true);
+        long waiting = 0;
+        try {
+            Hold.forAtLeast(duration);
+            waiting = Hold.until(unsentRows, BROKER_PATIENCE);
+        } finally {
+            topology.broker().memoryAlarm(false);
+        }
+        return record(new Fault(FaultKind.BROKER_MEMORY_ALARM, "rabbitmq", "memory alarm " + duration.toSeconds() + " s",
+                at, Duration.between(at, Instant.now()), waiting > 0,
+                waiting + " outbox rows waiting while publishers were blocked, alarm cleared"));
+    }
+
+    /**
+     * A rolling deployment: each node in turn is stopped gracefully (SIGTERM, {@code grace} before SIGKILL) and
+     * started again, the next one only once it is ready. It bites when every node stopped by itself in time (exit
+     * code 143) and came back.
+     */
+    public Fault rollingRestart(List<ServiceNode> nodes, Duration grace) {
+        Instant at = Instant.now();
+        List<String> exits = new ArrayList<>();
+        boolean graceful = true;
+        for (ServiceNode node : nodes) {
+            int exit = node.stop(grace);
+            exits.add(node.name() + " exit " + exit);
+            graceful &= exit == SIGTERM_EXIT;
+            node.start("");
+            node.awaitReady(READY_TIMEOUT);
+        }
+        return record(new Fault(FaultKind.ROLLING_RESTART, "every service", nodes.size() + " instances, one at a time",
+                at, Duration.between(at, Instant.now()), graceful,
+                String.join(", ", exits) + "; each ready again before the next one stopped"));
+    }
+
+    /**
+     * Takes {@code count} messages from {@code queue} as they arrive (within {@code within}) and rejects each
+     * without requeue, so that the broker dead-letters it into {@code <queue>.dlq}, as it does a message no consumer
+     * could take. Whoever consumes the queue must be stopped meanwhile. It bites when all of them are there.
+     */
+    public Fault deadLetter(String queue, int count, Duration within) {
+        Instant at = Instant.now();
+        BrokerNode broker = topology.broker();
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost("localhost");
+        factory.setPort(broker.amqpPort());
+        factory.setUsername(broker.user());
+        factory.setPassword(broker.password());
+        int rejected = 0;
+        long dead;
+        try (Connection connection = factory.newConnection("e2e-nemesis"); Channel channel = connection.createChannel()) {
+            long deadline = System.nanoTime() + within.toNanos();
+            while (rejected < count && System.nanoTime() < deadline) {
+                GetResponse message = channel.basicGet(queue, false);
+                if (message == null) {
+                    Hold.forAtLeast(Duration.ofMillis(200));
+                    continue;
+                }
+                channel.basicReject(message.getEnvelope().getDeliveryTag(), false);
+                rejected++;
+            }
+            int expected = rejected;
+            dead = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> channel.messageCount(queue + ".dlq"), depth -> depth >= expected);
+        } catch (IOException | TimeoutException | ConditionTimeoutException e) {
+            return record(new Fault(FaultKind.REPLY_DEAD_LETTERED, queue, count + " messages", at,
+                    Duration.between(at, Instant.now()), false, rejected + " rejected, then: " + e));
+        }
+        return record(new Fault(FaultKind.REPLY_DEAD_LETTERED, queue, count + " messages", at,
+                Duration.between(at, Instant.now()), rejected == count,
+                rejected + " rejected without requeue, " + dead + " in " + queue + ".dlq"));
     }
 
     /** Immediate stop of PostgreSQL, down for {@code downtime}, then started again. */

@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Assumptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,9 +45,14 @@ final class E2eSystem {
     private final Report report;
     private final RiskRules rules;
     private final AtomicInteger slots = new AtomicInteger();
+    private final Map<Service, Map<String, Object>> overrides;
+    private final String driver;
 
-    private E2eSystem(Topology topology, Report report, RiskRules rules) {
+    private E2eSystem(Topology topology, String driver, Report report, RiskRules rules,
+            Map<Service, Map<String, Object>> overrides) {
         this.topology = topology;
+        this.driver = driver;
+        this.overrides = overrides;
         this.reader = new StateReader(topology.database(), topology.broker());
         this.report = report;
         this.rules = rules;
@@ -80,6 +87,28 @@ final class E2eSystem {
         return instance;
     }
 
+    /**
+     * Skips the calling scenario unless the system runs (or would run) on this driver: a scenario runs on the driver
+     * where it proves most, and {@code .ci/run} runs the processes-only ones in a second step.
+     */
+    static void assumeDriver(String driver) {
+        String current = instance != null ? instance.driver
+                : driver(System.getProperty("e2e.driver", "auto"));
+        Assumptions.assumeTrue(current.equals(driver), "runs on the " + driver + " driver only, this run is on " + current);
+    }
+
+    /**
+     * A setting of the service's instances from their next start on, over the harness's own: for a scenario that
+     * restarts an instance with, say, a short deadline. {@link #clearOverrides()} ends it (again from the next start).
+     */
+    void override(Service service, String property, Object value) {
+        overrides.computeIfAbsent(service, ignored -> new ConcurrentHashMap<>()).put(property, value);
+    }
+
+    void clearOverrides() {
+        overrides.clear();
+    }
+
     /** Stops the system if this JVM started one; the next {@link #get()} would start a new one. */
     static synchronized void closeIfStarted() {
         if (instance != null) {
@@ -95,7 +124,13 @@ final class E2eSystem {
     private static E2eSystem start(String driver, Set<Service> heldBack) {
         HarnessPaths paths = HarnessPaths.fromSystemProperties();
         RiskRules rules = RiskRules.standard();
-        Function<Service, Map<String, Object>> settings = service -> settings(service, rules);
+        Map<Service, Map<String, Object>> overrides = new ConcurrentHashMap<>();
+        // Read at every start of an instance, so that a scenario's override applies to the instances it restarts.
+        Function<Service, Map<String, Object>> settings = service -> {
+            Map<String, Object> all = settings(service, rules);
+            all.putAll(overrides.getOrDefault(service, Map.of()));
+            return all;
+        };
         Topology topology = driver.equals("containers") ? new ContainerTopology(paths, settings)
                 : new ProcessTopology(paths, settings);
         try {
@@ -107,7 +142,7 @@ final class E2eSystem {
         if (sharedReport == null) {
             sharedReport = new Report(paths.output(), driver);
         }
-        return new E2eSystem(topology, sharedReport, rules);
+        return new E2eSystem(topology, driver, sharedReport, rules, overrides);
     }
 
     /** The driver to use: as asked, or for {@code auto} containers when a Docker daemon answers, else processes. */

@@ -18,8 +18,8 @@ import com.example.e2e.topology.ServiceNode;
  * rule 9). The system starts without risk-service, on a broker whose topology the harness declared as
  * {@code ./stack} and compose do. The orders placed meanwhile wait: each one's {@code OrderCreated} is in
  * risk-service's queue and none is final. Then risk-service starts for the first time, assesses every one of them,
- * and all end as planned under every invariant of the checker. Always on the processes driver, in a system of its
- * own (risk-service must never have run in it); without the topology step, its queue would not exist when the
+ * and all end as planned under every invariant of the checker. On the processes driver only (a second step of
+ * {@code .ci/run}), in a system of its own (risk-service must never have run in it); without the topology step, its queue would not exist when the
  * orders are published and they would never be assessed.
  */
 class LateSubscriberIntegrationTests {
@@ -30,6 +30,7 @@ class LateSubscriberIntegrationTests {
 
     @Test
     void aServiceStartedForTheFirstTimeAfterOrdersWerePlacedHandlesThemAll() {
+        E2eSystem.assumeDriver("processes");
         E2eSystem system = E2eSystem.startWithout(Service.RISK);
         try {
             Scenario.named("late subscriber", "risk-service starts for the first time after " + ORDERS + " orders "

@@ -21,4 +21,10 @@ public interface BrokerNode {
     void start();
 
     boolean isRunning();
+
+    /**
+     * Raises or clears the node's memory alarm, as if it used more memory than its high watermark: while raised,
+     * the broker blocks every connection that publishes (its consumers go on).
+     */
+    void memoryAlarm(boolean raised);
 }

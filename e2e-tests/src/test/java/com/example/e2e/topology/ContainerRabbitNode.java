@@ -20,6 +20,7 @@ import org.awaitility.Awaitility;
 import org.testcontainers.containers.Network;
 
 import com.example.testsupport.TestInfrastructure;
+import com.example.testsupport.ThrowawayRabbit;
 
 /**
  * The harness's RabbitMQ node as a container (network alias and host name {@code rabbitmq}), with the
@@ -116,6 +117,11 @@ final class ContainerRabbitNode implements BrokerNode {
     @Override
     public boolean isRunning() {
         return docker.isRunning(containerId);
+    }
+
+    @Override
+    public void memoryAlarm(boolean raised) {
+        docker.exec(containerId, List.of("rabbitmqctl", "eval", ThrowawayRabbit.memoryAlarmCall(raised)));
     }
 
     void close() {

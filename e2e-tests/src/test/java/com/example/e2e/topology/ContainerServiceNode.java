@@ -117,6 +117,13 @@ final class ContainerServiceNode implements ServiceNode {
     }
 
     @Override
+    public int stop(Duration grace) {
+        DockerEngine.Run current = current();
+        docker.stop(current.containerId(), grace);
+        return current.awaitEnd(KILL_TIMEOUT, name);
+    }
+
+    @Override
     public void kill() {
         DockerEngine.Run current = current();
         if (isPaused()) {

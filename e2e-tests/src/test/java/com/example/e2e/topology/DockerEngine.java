@@ -195,12 +195,44 @@ final class DockerEngine {
         return new Run(id, exit, copy);
     }
 
+    /** {@code docker stop}: SIGTERM, then SIGKILL after {@code grace}; a container that is not running is left as it is. */
+    void stop(String id, Duration grace) {
+        try {
+            client.stopContainerCmd(id).withTimeout((int) grace.toSeconds()).exec();
+        } catch (ConflictException | NotModifiedException notRunning) {
+            log.debug("container {} not running: {}", id, notRunning.getMessage());
+        }
+    }
+
     /** SIGKILL; a container that is not running (any more) is left as it is. */
     void kill(String id) {
         try {
             client.killContainerCmd(id).exec();
         } catch (ConflictException | NotModifiedException notRunning) {
             log.debug("container {} not running: {}", id, notRunning.getMessage());
+        }
+    }
+
+    /** Runs a command in a running container, like {@code docker exec}; fails unless it exits with 0. */
+    void exec(String id, List<String> command) {
+        String exec = client.execCreateCmd(id).withCmd(command.toArray(String[]::new)).withAttachStdout(true)
+                .withAttachStderr(true).exec().getId();
+        StringBuilder output = new StringBuilder();
+        try {
+            client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
+                @Override
+                public void onNext(Frame frame) {
+                    output.append(new String(frame.getPayload()));
+                }
+            }).awaitCompletion(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + command, e);
+        }
+        Long exit = client.inspectExecCmd(exec).exec().getExitCodeLong();
+        if (exit == null || exit != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " in container " + id + " ended with " + exit
+                    + ": " + output);
         }
     }
 

@@ -78,6 +78,19 @@ final class ProcessServiceNode implements ServiceNode {
     }
 
     @Override
+    public int stop(Duration grace) {
+        JavaProcess current = current();
+        current.stop();
+        try {
+            return current.awaitExit(grace);
+        } catch (AssertionError stillRunning) {
+            log.note("killing " + name + ": still running " + grace.toSeconds() + " s after SIGTERM");
+            current.kill();
+            return 137;
+        }
+    }
+
+    @Override
     public void kill() {
         JavaProcess current = current();
         if (Signals.state(current.pid()).filter(state -> state == 'T').isPresent()) {

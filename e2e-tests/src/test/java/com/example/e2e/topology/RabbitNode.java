@@ -68,6 +68,11 @@ final class RabbitNode implements BrokerNode {
         return node.isRunning();
     }
 
+    @Override
+    public void memoryAlarm(boolean raised) {
+        node.memoryAlarm(raised);
+    }
+
     void close() {
         node.close();
     }

@@ -28,6 +28,13 @@ public interface ServiceNode {
 
     boolean isRunning();
 
+    /**
+     * SIGTERM (of the process, or {@code docker stop} with {@code grace}), as a deployment stops an instance: the
+     * service drains and stops by itself. Returns the exit code: 143 after a graceful stop of the JVM, 137 when it
+     * did not end within {@code grace} and was killed.
+     */
+    int stop(Duration grace);
+
     /** SIGKILL (of the process, or {@code docker kill}): no shutdown hooks, no graceful stop of listeners or transactions. */
     void kill();
 

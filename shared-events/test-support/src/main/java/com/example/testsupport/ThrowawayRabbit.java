@@ -228,11 +228,14 @@ public final class ThrowawayRabbit implements AutoCloseable {
      * than by lowering the watermark, so it is on the moment this returns and off the moment it is cleared.
      */
     public void memoryAlarm(boolean raised) {
-        String call = raised
-                ? "rabbit_alarm:set_alarm({{resource_limit, memory, node()}, []})."
-                : "rabbit_alarm:clear_alarm({resource_limit, memory, node()}).";
-        run(List.of(CTL.toString(), "-n", nodeName, "eval", call));
+        run(List.of(CTL.toString(), "-n", nodeName, "eval", memoryAlarmCall(raised)));
         log.info("Throw-away RabbitMQ node {}: memory alarm {}", nodeName, raised ? "raised" : "cleared");
+    }
+
+    /** The Erlang expression ({@code rabbitmqctl eval}) that raises or clears the memory alarm of its node. */
+    public static String memoryAlarmCall(boolean raised) {
+        return raised ? "rabbit_alarm:set_alarm({{resource_limit, memory, node()}, []})."
+                : "rabbit_alarm:clear_alarm({resource_limit, memory, node()}).";
     }
 
     /** Kills the node and deletes its directory. */
