@@ -1,6 +1,7 @@
 package com.example.service.openapi;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +32,7 @@ import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.tags.Tag;
 
 /**
  * Makes the generated description say what every service does on the wire, whatever the controller:
@@ -60,6 +62,11 @@ final class WireDescription implements OpenApiCustomizer {
     @Override
     public void customise(OpenAPI api) {
         api.info(info);
+        // In name order: the order springdoc meets the controllers in changes with the beans' registration order,
+        // and the published copy must not change with it.
+        if (api.getTags() != null) {
+            api.setTags(new ArrayList<>(api.getTags().stream().sorted(Comparator.comparing(Tag::getName)).toList()));
+        }
         Components components = api.getComponents() != null ? api.getComponents() : new Components();
         api.components(components);
         components.addSchemas(FIELD_ERROR, fieldError());
