@@ -55,12 +55,12 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class)
                 .withBean(BindingServiceProperties.class)
                 .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
-                .withPropertyValues("spring.cloud.stream.bindings.inbox-in-0.group=inventory-service")
+                .withPropertyValues("spring.cloud.stream.bindings.inbox-in-0.group=test-consumer")
                 .run(context -> {
                     assertThat(context.getBean(InboxQueues.class).queues())
-                            .containsExactly("coupon.events.inventory-service", "order.events.inventory-service");
+                            .containsExactly("coupon.events.test-consumer", "order.events.test-consumer");
                     assertThat(context.getBean(InboxQueues.class).deadLetterQueues())
-                            .containsExactly("coupon.events.inventory-service.dlq", "order.events.inventory-service.dlq");
+                            .containsExactly("coupon.events.test-consumer.dlq", "order.events.test-consumer.dlq");
                 });
     }
 
@@ -69,10 +69,10 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class)
                 .withBean(BindingServiceProperties.class)
                 .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
-                .withPropertyValues("spring.cloud.stream.bindings.inbox-in-0.group=risk-service",
+                .withPropertyValues("spring.cloud.stream.bindings.inbox-in-0.group=test-consumer",
                         "spring.cloud.stream.bindings.inbox-in-0.destination=legacy.events")
                 .run(context -> assertThat(context.getBean(InboxQueues.class).deadLetterQueues())
-                        .containsExactly("legacy.events.risk-service.dlq"));
+                        .containsExactly("legacy.events.test-consumer.dlq"));
         runner.withUserConfiguration(Handlers.class)
                 .withBean(BindingServiceProperties.class)
                 .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
