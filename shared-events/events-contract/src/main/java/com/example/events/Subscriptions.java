@@ -44,16 +44,29 @@ public final class Subscriptions {
 
         /** {@code <exchange>.<group>}, the name the consumer's binder gives its queue. */
         public String queue() {
-            return exchange + "." + group;
+            return queueName(exchange, group);
         }
 
         /** {@code <exchange>.<group>.dlq}. */
         public String deadLetterQueue() {
-            return queue() + ".dlq";
+            return deadLetterQueueName(queue());
         }
     }
 
+    /** What a queue's name gets appended to name its dead-letter queue. */
+    public static final String DEAD_LETTER_SUFFIX = ".dlq";
+
     private Subscriptions() {
+    }
+
+    /** The queue of {@code group} on {@code exchange}: {@code <exchange>.<group>}, as the consumer's binder names it. */
+    public static String queueName(String exchange, String group) {
+        return exchange + "." + group;
+    }
+
+    /** The dead-letter queue of a queue: {@code <queue>.dlq}. */
+    public static String deadLetterQueueName(String queue) {
+        return queue + DEAD_LETTER_SUFFIX;
     }
 
     /** Every consumer group of the contract, in name order. */

@@ -13,6 +13,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.example.events.Subscriptions;
 import com.example.messaging.inbox.InboxQueues;
 import com.example.service.failure.Failures;
 import com.example.service.web.ApiProblem;
@@ -77,7 +78,7 @@ class DeadLettersController {
             return Mono.error(ApiProblem.notFound(deadLetterQueue + " is not a dead-letter queue of this service; "
                     + "its dead-letter queues are " + monitor.queues()));
         }
-        String queue = deadLetterQueue.substring(0, deadLetterQueue.length() - InboxQueues.DEAD_LETTER_SUFFIX.length());
+        String queue = deadLetterQueue.substring(0, deadLetterQueue.length() - Subscriptions.DEAD_LETTER_SUFFIX.length());
         return Mono.fromCallable(() -> broker.redrive(deadLetterQueue, queue))
                 .subscribeOn(Schedulers.boundedElastic())
                 .doOnNext(moved -> log.info("Operator moved {} message(s) from {} back to {}", moved, deadLetterQueue,

@@ -3,19 +3,19 @@ package com.example.messaging.inbox;
 import java.util.Arrays;
 import java.util.List;
 
+import com.example.events.Subscriptions;
+
 /**
  * The queues the inbox consumes from, named as the binder names them: {@code <exchange>.<group>} for each
  * exchange the handlers subscribe to (or the binding's destination, where the configuration sets one), the
- * group being the service's name. Each has its dead-letter queue, {@value #DEAD_LETTER_SUFFIX} appended. Empty
+ * group being the service's name (the contract's naming, {@link Subscriptions}). Each has its dead-letter queue,
+ * {@code .dlq} appended. Empty
  * for a service that consumes nothing, or whose binding has no group (anonymous queues have no dead-letter
  * queue).
  *
  * @param queues the queue names, in the order of the binding's destinations
  */
 public record InboxQueues(List<String> queues) {
-
-    /** What the binder appends to a queue's name to name its dead-letter queue. */
-    public static final String DEAD_LETTER_SUFFIX = ".dlq";
 
     public InboxQueues {
         queues = List.copyOf(queues);
@@ -29,11 +29,11 @@ public record InboxQueues(List<String> queues) {
         return new InboxQueues(Arrays.stream(destinations.split(","))
                 .map(String::trim)
                 .filter(destination -> !destination.isEmpty())
-                .map(destination -> destination + "." + group.trim())
+                .map(destination -> Subscriptions.queueName(destination, group.trim()))
                 .toList());
     }
 
     public List<String> deadLetterQueues() {
-        return queues.stream().map(queue -> queue + DEAD_LETTER_SUFFIX).toList();
+        return queues.stream().map(Subscriptions::deadLetterQueueName).toList();
     }
 }
