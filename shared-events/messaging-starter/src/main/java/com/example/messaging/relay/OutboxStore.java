@@ -42,13 +42,21 @@ final class OutboxStore {
      * when it is the earliest unsent row of its aggregate. That is asked as "is its seq the aggregate's smallest
      * unsent seq" (a subquery the planner always answers from the aggregate index) rather than "does no earlier
      * unsent row exist": planned on statistics from before a sudden backlog (the table small, nothing unsent), the
-     * anti-join scanned every unsent row for every candidate, two seconds per batch at 20,000 rows.
+     * anti-join scanned every unsent row for every candidate, two seconds per batch at 20,000 rows. Each row says
+     * whether a later unsent row of its aggregate waits behind it ({@link OutboxRow#hasLater()}), from the same
+     * index: only then does sending it make more rows due at once.
      */
     Flux<OutboxRow> claim(int limit) {
         return db.sql("""
                 select o.id, o.aggregate_type, o.aggregate_id, o.event_type, o.exchange, o.payload::text as payload,
                        o.traceparent, o.payload ->> 'occurred_at' as occurred_at, o.created_at, o.attempts,
-                       o.refused_since
+                       o.refused_since,
+                       exists (select 1
+                                 from outbox_events later
+                                where later.aggregate_type = o.aggregate_type
+                                  and later.aggregate_id = o.aggregate_id
+                                  and later.seq > o.seq
+                                  and later.sent_at is null) as has_later
                   from outbox_events o
                  where o.sent_at is null
                    and o.parked_at is null
@@ -174,7 +182,8 @@ final class OutboxStore {
                 r.get("aggregate_id", String.class), r.get("event_type", String.class), r.get("exchange", String.class),
                 r.get("payload", String.class), r.get("traceparent", String.class),
                 r.get("occurred_at", String.class), r.get("created_at", Instant.class),
-                r.get("attempts", Integer.class), r.get("refused_since", Instant.class));
+                r.get("attempts", Integer.class), r.get("refused_since", Instant.class),
+                Boolean.TRUE.equals(r.get("has_later", Boolean.class)));
     }
 
     /**

@@ -20,7 +20,7 @@ class DeliveryOutcomeTests {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-30T10:00:00Z"), ZoneOffset.UTC);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final OutboxRow ROW = new OutboxRow(UUID.randomUUID(), "order", "1", "OrderCreated",
-            "order.events", "{}", null, null, Instant.parse("2026-11-30T09:59:59Z"), 2, null);
+            "order.events", "{}", null, null, Instant.parse("2026-11-30T09:59:59Z"), 2, null, false);
 
     @Test
     void anAckWithoutAReturnIsConfirmed() {

@@ -19,7 +19,7 @@ class EventMessagesTests {
 
     private static OutboxRow row(String traceparent, String occurredAt) {
         return new OutboxRow(ID, "order", "123", "OrderCreated", "order.events", PAYLOAD, traceparent, occurredAt,
-                Instant.parse("2026-11-30T10:15:31.500Z"), 0, null);
+                Instant.parse("2026-11-30T10:15:31.500Z"), 0, null, false);
     }
 
     @Test

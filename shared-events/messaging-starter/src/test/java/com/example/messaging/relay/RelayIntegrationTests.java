@@ -144,6 +144,30 @@ class RelayIntegrationTests {
         });
     }
 
+    /**
+     * One transaction, one notification, five events of one order: the relay sends them one cycle after the other
+     * (each waits for the previous one's confirm) without waiting for a poll, because each claimed row says that a
+     * later one waits behind it.
+     */
+    @Test
+    void anOrdersEventsWrittenTogetherLeaveInOrderOnOneNotification() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            long orderId = 777_001;
+            List<DomainEvent> events = new ArrayList<>();
+            events.add(TestOutbox.created(orderId));
+            for (int n = 1; n <= 4; n++) {
+                events.add(TestOutbox.cancelled(orderId, n));
+            }
+            transactions.transactional(Flux.fromIterable(events)
+                    .concatMap(event -> writer.append(OutboundEvent.of(event))).then()).block();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> probe.drain().size() >= events.size());
+
+            assertThat(probe.drain()).extracting(message -> message.getMessageProperties().getMessageId())
+                    .containsExactlyElementsOf(events.stream().map(event -> event.eventId().toString()).toList());
+        }
+    }
+
     @Test
     void keepsListeningAfterTheDatabaseDropsEveryConnection() throws SQLException {
         try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
