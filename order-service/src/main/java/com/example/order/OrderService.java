@@ -18,6 +18,7 @@ import com.example.service.faults.CrashPoints;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Flux;
+import reactor.core.observability.DefaultSignalListener;
 import reactor.core.publisher.Mono;
 
 /**
@@ -70,7 +71,14 @@ public class OrderService {
                 })
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
         // transactional(Mono) emits only after the commit: the crash point below is really after it.
-        return transaction.transactional(placement).doOnNext(this::afterCommit);
+        // tap, not doOnNext: it restores the request id into the MDC for the log line (limited context propagation).
+        return transaction.transactional(placement).tap(() -> new DefaultSignalListener<>() {
+
+            @Override
+            public void doOnNext(Placement committed) {
+                afterCommit(committed);
+            }
+        });
     }
 
     private Mono<Placement> existing(PlaceOrder command, String fingerprint) {

@@ -58,13 +58,15 @@ class ProblemExceptionHandler implements WebExceptionHandler {
         }
         ApiProblem problem = toProblem(error);
         ProblemType type = problem.problemType();
-        if (type.status().is5xxServerError()) {
-            log.warn("{} {} failed with {}: {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(),
-                    type.status().value(), error.toString(), error);
-        } else {
-            log.debug("{} {} refused with {}: {}", exchange.getRequest().getMethod(),
-                    exchange.getRequest().getPath(), type.status().value(), problem.getMessage());
-        }
+        RequestIds.inMdc(exchange, () -> {
+            if (type.status().is5xxServerError()) {
+                log.warn("{} {} failed with {}: {}", exchange.getRequest().getMethod(),
+                        exchange.getRequest().getPath(), type.status().value(), error.toString(), error);
+            } else {
+                log.debug("{} {} refused with {}: {}", exchange.getRequest().getMethod(),
+                        exchange.getRequest().getPath(), type.status().value(), problem.getMessage());
+            }
+        });
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.type().toString());
         body.put("title", type.title());

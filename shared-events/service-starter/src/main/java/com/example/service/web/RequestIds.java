@@ -13,8 +13,12 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@code X-Request-Id}: taken from the request (or generated), echoed on the response and put in the
- * Reactor context, from which context propagation restores it into the logging MDC on every thread
- * that works on the request. It identifies one network request for tracing and never deduplicates anything.
+ * Reactor context. It identifies one network request for tracing and never deduplicates anything.
+ *
+ * <p>Context propagation is {@code limited} (Reactor's default), not {@code auto}: the request id is restored into
+ * the logging MDC only where a request logs, inside {@code handle} or {@code tap} operators (which restore it from
+ * the Reactor context) or through {@link #inMdc}. Restoring it around every operator on every thread cost a tenth
+ * of each service's CPU in the profiles (docs/performance/levers.md).
  */
 public final class RequestIds {
 
@@ -40,7 +44,19 @@ public final class RequestIds {
         return chain.filter(exchange).contextWrite(context -> context.put(KEY, requestId));
     }
 
-    /** Restores the request id into the MDC wherever Reactor runs the request's work. */
+    /** Runs {@code logging} with the exchange's request id in the MDC: for code that logs outside an operator. */
+    public static void inMdc(ServerWebExchange exchange, Runnable logging) {
+        String requestId = exchange.getResponse().getHeaders().getFirst(HEADER);
+        if (requestId == null) {
+            logging.run();
+            return;
+        }
+        try (MDC.MDCCloseable ignored = MDC.putCloseable(KEY, requestId)) {
+            logging.run();
+        }
+    }
+
+    /** Restores the request id into the MDC where Reactor restores thread locals ({@code handle}, {@code tap}). */
     public static final class MdcAccessor implements ThreadLocalAccessor<String> {
 
         @Override
