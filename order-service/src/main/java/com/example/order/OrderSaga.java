@@ -61,7 +61,12 @@ public class OrderSaga {
                     transition.ignoredBecause()).thenMany(Flux.empty());
         }
         State after = transition.next();
-        log.info("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
+        // One INFO line per order, when it ends; the steps in between are in the order's history table.
+        if (after.status() != before.status()) {
+            log.info("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
+        } else {
+            log.debug("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
+        }
         Mono<Void> write = orders.updateState(order.id(), after)
                 .then(orders.recordHistory(order.id(), reply.eventId(), reply.eventType(), after, null))
                 .doOnSuccess(done -> countIfFinal(order, before, after));

@@ -1,5 +1,8 @@
 package com.example.messaging.inbox;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -7,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 final class InboxMetrics {
 
     private final MeterRegistry registry;
+    private final Map<String, Counter> processed = new ConcurrentHashMap<>();
 
     InboxMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -46,11 +50,12 @@ final class InboxMetrics {
     }
 
     private void processed(String eventType, String outcome) {
-        Counter.builder("events.processed")
-                .description("Events acknowledged by the inbox, by outcome: applied, duplicate or ignored")
-                .tag("event_type", eventType)
-                .tag("outcome", outcome)
-                .register(registry)
+        // Once per event: the counter is looked up once per (type, outcome), not built and registered per call.
+        processed.computeIfAbsent(eventType + '/' + outcome, key -> Counter.builder("events.processed")
+                        .description("Events acknowledged by the inbox, by outcome: applied, duplicate or ignored")
+                        .tag("event_type", eventType)
+                        .tag("outcome", outcome)
+                        .register(registry))
                 .increment();
     }
 }
