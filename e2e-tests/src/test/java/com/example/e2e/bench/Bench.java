@@ -8,7 +8,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.example.e2e.topology.HarnessPaths;
+import com.example.e2e.topology.ProcessTopology;
 import com.example.e2e.topology.Service;
 import com.example.e2e.topology.ServiceNode;
-import com.example.e2e.topology.Topology;
 import com.example.e2e.workload.Seeder;
 import com.example.events.OrderEvent;
 import com.rabbitmq.client.Channel;
@@ -29,10 +28,16 @@ import com.rabbitmq.client.Channel;
  * machine, database server and broker node as the system, minutes apart, so their ratios hold even
  * where the absolute figures drift from run to run.
  *
+ * <p>The cost phase comes first, right after the warm-up: clients in a closed loop, counted until the last of their
+ * orders is final ({@link CostPhase}); it gives the pipeline's capacity, on which the end-to-end phase's rate rests.
+ *
  * <p>While the order API and the relay are measured, the three consumer services are paused (SIGSTOP): the
  * figures are then order-service's own, against ceilings that do the same work, not the whole pipeline's
  * (which the end-to-end phase measures). What the paused consumers' queues collected is purged before they
- * resume.
+ * resume, and the orders it belonged to are rejected.
+ *
+ * <p>The levers come last ({@link #levers()}): each restarts the services, so nothing measured after them would be
+ * measured on the system the rest of the run saw.
  */
 final class Bench {
 
@@ -40,14 +45,22 @@ final class Bench {
     private static final List<Service> CONSUMERS = List.of(Service.INVENTORY, Service.COUPON, Service.RISK);
     private static final Duration READY = Duration.ofMinutes(2);
     private static final Duration PATIENCE = Duration.ofMinutes(2);
+    /** Four JVMs starting at once on two busy cores take minutes (the topology's first start allows three). */
+    private static final Duration RESTART_READY = Duration.ofMinutes(5);
+    /** The warm-up's orders may queue up behind a cold JIT: the API takes them faster than the pipeline finishes. */
+    private static final Duration WARM_UP_PATIENCE = Duration.ofMinutes(5);
+    /** A service stops gracefully within this (the relay's drain, the web server's) when there is no load. */
+    private static final Duration GRACE = Duration.ofSeconds(45);
+    /** Before the idle phase: the last requests' after-effects (their GC, their JIT compilations) are over. */
+    private static final Duration QUIET = Duration.ofSeconds(5);
 
-    private final Topology topology;
+    private final ProcessTopology topology;
     private final HarnessPaths paths;
     private final BenchSettings settings;
     private final String serviceJvm;
     private final BenchOrders orders;
 
-    Bench(Topology topology, HarnessPaths paths, BenchSettings settings, String serviceJvm) {
+    Bench(ProcessTopology topology, HarnessPaths paths, BenchSettings settings, String serviceJvm) {
         this.topology = topology;
         this.paths = paths;
         this.settings = settings;
@@ -55,11 +68,16 @@ final class Bench {
         this.orders = new BenchOrders(topology.node(Service.ORDER).baseUrl());
     }
 
+    /** Every phase but the levers. */
     BenchResult run() throws Exception {
         Instant startedAt = Instant.now();
         BenchOrders.stock(new Seeder(() -> topology.node(Service.INVENTORY).baseUrl(),
                 () -> topology.node(Service.COUPON).baseUrl()));
-        double capacity = warmUp();
+        warmUp(settings.systemWarmup());
+
+        log.info("[bench] cost: {} clients for {} s, counted until every order is final", settings.connections(),
+                settings.cost().toSeconds());
+        BenchResult.Cost cost = CostPhase.measure("cost", topology, orders, settings.connections(), settings.cost());
 
         log.info("[bench] database ceiling: {} connections, {} s", settings.connections(), settings.measure().toSeconds());
         ClosedLoop.Result databaseCeiling = DatabaseCeiling.measure(topology.database(), paths.repositoryRoot(), orders,
@@ -88,52 +106,91 @@ final class Bench {
             relayDrain = RelayDrain.measure(topology.database(), settings.backlog());
             log.info("[bench] relay drain: {} events/s", Math.round(relayDrain.perSecond()));
             purgeConsumerQueues();
+            rejectPurgedOrders();
         } finally {
             consumers().forEach(ServiceNode::resume);
         }
         consumers().forEach(node -> node.awaitReady(READY));
 
-        log.info("[bench] end to end: up to {} orders/s for {} s after {} s of warm-up", settings.rate(),
-                settings.endToEnd().toSeconds(), settings.e2eWarmup().toSeconds());
-        EndToEnd.Run endToEnd = EndToEnd.run(topology.database(), orders, settings, capacity);
+        EndToEnd.Run endToEnd = EndToEnd.run(topology.database(), orders, settings, cost.capacityPerSecond());
         log.info("[bench] end to end at {} orders/s: 201 -> final p99 {} ms", endToEnd.result().offeredPerSecond(),
                 endToEnd.result().createdToFinal().p99());
 
-        log.info("[bench] replays: {} at {} per second", settings.replays(), settings.rate());
+        log.info("[bench] replays: {} at {} per second", settings.replays(), settings.replayRate());
         Latencies replays = replays(endToEnd.counted());
         log.info("[bench] replays: p99 {} ms", replays.p99());
 
-        Map<String, Long> memory = new LinkedHashMap<>();
-        for (ServiceNode node : topology.nodes()) {
-            memory.put(node.service().moduleName(), node.residentMemoryBytes());
-        }
+        Thread.sleep(QUIET.toMillis());
+        log.info("[bench] idle: {} s without load", settings.idle().toSeconds());
+        BenchResult.Idle idle = IdlePhase.measure(topology, settings.idle());
+        log.info("[bench] idle, % of a core: {}", idle.cpuPercentOfCore().entrySet().stream()
+                .map(entry -> entry.getKey() + " " + BenchReport.decimal(entry.getValue())).toList());
+
         BenchResult.Setup setup = new BenchResult.Setup(startedAt, Runtime.getRuntime().availableProcessors(),
                 settings.connections(), message.length, CONSUMERS.size(), settings.backlog(), databaseDescription(),
                 "RabbitMQ " + brokerCeiling.version() + ", durable quorum queues, publisher confirms", serviceJvm);
         // A request of the order API that did not get its 201 is an error.
         BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors());
-        return new BenchResult(setup, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
-                endToEnd.result(), replays, memory, Targets.judge(databaseCeiling.throughput(), api,
-                        brokerCeiling.throughput(), relayDrain, endToEnd.result(), replays, memory));
+        return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
+                endToEnd.result(), replays, idle, null, Targets.judge(cost, databaseCeiling.throughput(), api,
+                        brokerCeiling.throughput(), relayDrain, endToEnd.result(), replays, idle));
+    }
+
+    /**
+     * The cost of an order with the services restarted with each lever's settings, after a baseline measured the same
+     * way (restarted with their normal settings): the same warm-up, the same phase, minutes apart rather than at the
+     * two ends of a run. Nothing follows, so the services keep the last lever's settings until the topology closes.
+     */
+    BenchResult.LeverRuns levers() throws Exception {
+        BenchResult.Cost baseline = leverCost("baseline", Map.of(), List.of());
+        List<BenchResult.LeverRun> runs = new ArrayList<>();
+        for (Levers.Lever lever : settings.levers()) {
+            BenchResult.Cost cost = leverCost(lever.name(), lever.properties(), lever.jvmOptions());
+            runs.add(new BenchResult.LeverRun(lever.name(), lever.description(), lever.properties(), lever.jvmOptions(),
+                    cost));
+        }
+        return new BenchResult.LeverRuns(settings.leverWarmup().toSeconds(), baseline, runs);
+    }
+
+    private BenchResult.Cost leverCost(String name, Map<String, String> properties, List<String> jvmOptions)
+            throws Exception {
+        log.info("[bench] lever {}: restarting the services with {} {}", name, properties, jvmOptions);
+        topology.overrideServices(properties, jvmOptions);
+        restartServices();
+        warmUp(settings.leverWarmup());
+        log.info("[bench] lever {}: {} clients for {} s, counted until every order is final", name,
+                settings.connections(), settings.leverCost().toSeconds());
+        return CostPhase.measure("lever " + name, topology, orders, settings.connections(), settings.leverCost());
+    }
+
+    /** Stops every service gracefully, then starts them all at once, as the topology's start does. */
+    private void restartServices() {
+        for (ServiceNode node : topology.nodes()) {
+            int exit = node.stop(GRACE);
+            if (exit != 143) {
+                log.warn("[bench] {} stopped with exit code {} (143 is a graceful stop)", node.name(), exit);
+            }
+        }
+        topology.nodes().forEach(node -> node.start(""));
+        topology.nodes().forEach(node -> node.awaitReady(RESTART_READY));
     }
 
     /**
      * Orders through the whole system, closed loop, until every service's JIT has compiled what an order runs
      * through (on two cores that takes a minute or more under load: the first seconds run several times slower),
-     * then until all of them are final. The rate of its last third is the pipeline's capacity.
+     * then until all of them are final.
      */
-    private double warmUp() throws SQLException {
+    private void warmUp(Duration length) throws SQLException {
         log.info("[bench] warm-up: {} clients for {} s through the whole system", settings.connections(),
-                settings.systemWarmup().toSeconds());
-        Duration counted = settings.systemWarmup().dividedBy(3);
-        ClosedLoop.Result warmUp = ClosedLoop.run("warm-up", settings.connections(),
-                settings.systemWarmup().minus(counted), counted, index -> () -> orders.place(orders.fresh()).status() == 201);
+                length.toSeconds());
+        ClosedLoop.Result warmUp = ClosedLoop.run("warm-up", settings.connections(), Duration.ZERO, length,
+                index -> () -> orders.place(orders.fresh()).status() == 201);
         try (Connection connection = Sql.connect(topology.database(), Service.ORDER)) {
-            Awaitility.await("the warm-up's orders are final").atMost(PATIENCE).pollInterval(Duration.ofMillis(500))
+            Awaitility.await("the warm-up's orders are final").atMost(WARM_UP_PATIENCE)
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> Sql.count(connection, "select count(*) from orders where status = 'CREATED'") == 0);
         }
-        log.info("[bench] warm-up: the whole pipeline sustains {} orders/s", Math.round(warmUp.throughput().perSecond()));
-        return warmUp.throughput().perSecond();
+        log.info("[bench] warm-up: {} orders placed per second", Math.round(warmUp.throughput().perSecond()));
     }
 
     private List<ServiceNode> consumers() {
@@ -145,7 +202,7 @@ final class Bench {
      * nothing but the answer, so the pipeline's capacity does not bound it): each must return the same order.
      */
     private Latencies replays(List<BenchOrders.Answer> originals) {
-        List<BenchOrders.Answer> answers = OpenLoop.run(settings.rate(), settings.replays(), PATIENCE,
+        List<BenchOrders.Answer> answers = OpenLoop.run(settings.replayRate(), settings.replays(), PATIENCE,
                 i -> orders.placeAsync(originals.get(i % originals.size()).intent()));
         List<Long> nanos = new ArrayList<>();
         for (int i = 0; i < answers.size(); i++) {
@@ -166,6 +223,27 @@ final class Bench {
             for (Service consumer : CONSUMERS) {
                 channel.queuePurge(OrderEvent.EXCHANGE + "." + consumer.moduleName());
             }
+        }
+    }
+
+    /**
+     * The orders whose OrderCreated was just purged (the order API's and the backlog's) could only become final by
+     * their deadline, whose sweep would then cancel them all at once, tens of thousands of events in the middle of a
+     * later phase. They are rejected now as the deadline would reject them, without the OrderCancelled: no consumer
+     * has seen them, but for the few a paused consumer holds unacknowledged, whose late answers a rejected order
+     * takes as it takes any late answer.
+     */
+    private void rejectPurgedOrders() throws SQLException {
+        try (Connection connection = Sql.connect(topology.database(), Service.ORDER);
+                Statement update = connection.createStatement()) {
+            int rejected = update.executeUpdate("""
+                    update orders set status = 'REJECTED',
+                        inventory_step = case inventory_step when 'PENDING' then 'TIMED_OUT' else inventory_step end,
+                        coupon_step = case coupon_step when 'PENDING' then 'TIMED_OUT' else coupon_step end,
+                        risk_step = case risk_step when 'PENDING' then 'TIMED_OUT' else risk_step end,
+                        rejection_reason = 'benchmark: its OrderCreated was purged', updated_at = now()
+                    where status = 'CREATED'""");
+            log.info("[bench] {} orders whose OrderCreated was purged are rejected", rejected);
         }
     }
 

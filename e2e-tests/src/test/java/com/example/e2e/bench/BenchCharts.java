@@ -23,9 +23,11 @@ import java.util.TreeMap;
 import javax.imageio.ImageIO;
 
 /**
- * The two charts of a benchmark run, drawn with java.awt alone: {@code bench-throughput.png} puts the order API
- * and the relay drain next to the ceilings of their database and broker, {@code bench-latency.png} shows the
- * latency percentiles against the latency targets. {@link BenchReport}'s Markdown links both.
+ * The three charts of a benchmark run, drawn with java.awt alone: {@code bench-cost.png} stacks the CPU an order
+ * costs each process of the system (for the cost phase, and for the baseline and each lever when they ran) against
+ * the CPU target, {@code bench-throughput.png} puts the order API and the relay drain next to the ceilings of their
+ * database and broker, {@code bench-latency.png} shows the latency percentiles against the latency targets.
+ * {@link BenchReport}'s Markdown links all three.
  */
 public final class BenchCharts {
 
@@ -33,6 +35,7 @@ public final class BenchCharts {
         System.setProperty("java.awt.headless", "true");
     }
 
+    static final String COST_FILE = "bench-cost.png";
     static final String THROUGHPUT_FILE = "bench-throughput.png";
     static final String LATENCY_FILE = "bench-latency.png";
     static final int WIDTH = 900;
@@ -46,6 +49,9 @@ public final class BenchCharts {
     private static final Color CEILING = new Color(0xA9B4C2);
     private static final Color MEASURED = new Color(0x3A6EA5);
     private static final Color[] PERCENTILE_COLOURS = { new Color(0x4E79A7), new Color(0xF28E2B), new Color(0xE15759) };
+    /** One per process of the system, in the order the cost lists them (the services, PostgreSQL, RabbitMQ). */
+    private static final Color[] PROCESS_COLOURS = { new Color(0x4E79A7), new Color(0xF28E2B), new Color(0xE15759),
+            new Color(0x76B7B2), new Color(0x59A14F), new Color(0xB07AA1), new Color(0x9C755F), new Color(0xBAB0AC) };
     private static final String[] PERCENTILE_NAMES = { "p50", "p95", "p99" };
     private static final Stroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
             new float[] { 8f, 6f }, 0f);
@@ -64,27 +70,32 @@ public final class BenchCharts {
     private static final int BAR_HEIGHT = 50;
     private static final int BAR_STEP = 60;
     private static final int GROUP_GAP = 30;
-    private static final double TARGET_RATIO = 0.5;
+
+    // Cost chart: one stacked horizontal bar per run, totals in the right margin.
+    private static final int C_LEFT = 230;
+    private static final int C_RIGHT = 700;
+    private static final int C_TOP = 110;
+    private static final int C_BOTTOM = 410;
+    private static final int C_MAX_STEP = 80;
 
     // Latency chart: vertical bars, one group per series, target labels in the right margin.
     private static final int L_LEFT = 80;
     private static final int L_RIGHT = 700;
     private static final int L_TOP = 95;
     private static final int L_BOTTOM = 410;
-    private static final double E2E_TARGET_MS = 250;
-    private static final double REPLAY_TARGET_MS = 20;
     /** Lowest first: a label is pushed up when it would touch the one below. */
     private static final List<TargetLine> LATENCY_TARGETS = List.of(
-            new TargetLine(REPLAY_TARGET_MS, "replay target p99 < 20 ms"),
-            new TargetLine(E2E_TARGET_MS, "e2e target p99 < 250 ms"));
+            new TargetLine(Targets.REPLAY_P99_MS, "replay target p99 < " + tickLabel(Targets.REPLAY_P99_MS) + " ms"),
+            new TargetLine(Targets.END_TO_END_P99_MS, "e2e target p99 < " + tickLabel(Targets.END_TO_END_P99_MS) + " ms"));
 
     private BenchCharts() {
     }
 
-    /** Writes {@code bench-throughput.png} and {@code bench-latency.png} into {@code directory}, creating it if needed. */
+    /** Writes the three charts into {@code directory}, creating it if needed. */
     public static void write(BenchResult result, Path directory) {
         try {
             Files.createDirectories(directory);
+            save(costChart(result), directory.resolve(COST_FILE));
             save(throughputChart(result), directory.resolve(THROUGHPUT_FILE));
             save(latencyChart(result), directory.resolve(LATENCY_FILE));
         } catch (IOException e) {
@@ -113,7 +124,9 @@ public final class BenchCharts {
             for (int index = 0; index < bars.size(); index++) {
                 bar(g, bars.get(index), barTop(index), axisMax);
             }
-            ratioTarget(g, axisMax);
+            // Each target across its own pair of bars: the order API's against the database, the relay's the broker.
+            ratioTarget(g, Targets.API_SHARE_OF_DATABASE / 100, barTop(0) - 6, barTop(1) + BAR_HEIGHT + 6, axisMax);
+            ratioTarget(g, Targets.RELAY_SHARE_OF_BROKER / 100, barTop(2) - 6, barTop(3) + BAR_HEIGHT + 6, axisMax);
             for (int index = 0; index < bars.size(); index++) {
                 barLabel(g, bars.get(index), barTop(index), axisMax);
             }
@@ -167,14 +180,14 @@ public final class BenchCharts {
         rightAligned(g, bar.name(), T_LEFT - 12, middleBaseline(g, top + BAR_HEIGHT / 2));
     }
 
-    private static void ratioTarget(Graphics2D g, double axisMax) {
-        int x = ratioX(TARGET_RATIO, axisMax);
+    private static void ratioTarget(Graphics2D g, double ratio, int top, int bottom, double axisMax) {
+        int x = ratioX(ratio, axisMax);
         g.setColor(TARGET);
         g.setStroke(DASHED);
-        g.drawLine(x, T_TOP, x, T_BOTTOM);
+        g.drawLine(x, top, x, bottom);
         g.setStroke(THIN);
         g.setFont(SMALL_FONT);
-        centred(g, "target 50%", x, T_TOP - 8);
+        onWhite(g, "target " + BenchReport.percent(ratio), x - g.getFontMetrics().stringWidth("target 50%") / 2, top - 4);
     }
 
     /** Inside the bar from its start when it fits there, else just past its end on a white ground. */
@@ -190,6 +203,131 @@ public final class BenchCharts {
         } else {
             onWhite(g, bar.label(), end + 8, baseline);
         }
+    }
+
+    /** One stacked bar: a run's CPU per order by process, and the load generator's beside it. */
+    private record CostRow(String name, BenchResult.Cost cost) {
+    }
+
+    private static BufferedImage costChart(BenchResult result) {
+        BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = canvas(image);
+        try {
+            title(g, "CPU per order by process");
+            List<CostRow> rows = costRows(result);
+            List<String> processes = List.copyOf(result.cost().cpuMillisPerOrder().keySet());
+            processLegend(g, processes);
+            double top = Math.max(rows.stream().mapToDouble(row -> row.cost().systemCpuMillisPerOrder()).max().orElse(0),
+                    Targets.SYSTEM_CPU_MS_PER_ORDER) * 1.05;
+            double step = niceStep(top);
+            double axisMax = Math.ceil(top / step) * step;
+            costAxis(g, step, axisMax);
+            int rowStep = Math.min(C_MAX_STEP, (C_BOTTOM - C_TOP) / rows.size());
+            int barHeight = rowStep * 2 / 3;
+            // Few rows sit in the middle of the plot rather than at its top.
+            int firstTop = C_TOP + (C_BOTTOM - C_TOP - rows.size() * rowStep) / 2 + (rowStep - barHeight) / 2;
+            for (int index = 0; index < rows.size(); index++) {
+                stackedBar(g, rows.get(index), processes, firstTop + index * rowStep, barHeight, axisMax);
+            }
+            int x = costX(Targets.SYSTEM_CPU_MS_PER_ORDER, axisMax);
+            g.setColor(TARGET);
+            g.setStroke(DASHED);
+            g.drawLine(x, C_TOP - 4, x, C_BOTTOM);
+            g.setStroke(THIN);
+            g.setFont(SMALL_FONT);
+            String label = "target ≤ " + tickLabel(Targets.SYSTEM_CPU_MS_PER_ORDER) + " ms (system)";
+            onWhite(g, label, x - g.getFontMetrics().stringWidth(label) / 2, C_TOP - 10);
+            for (int index = 0; index < rows.size(); index++) {
+                stackedBarLabels(g, rows.get(index), processes, firstTop + index * rowStep, barHeight, axisMax);
+            }
+        } finally {
+            g.dispose();
+        }
+        return image;
+    }
+
+    private static List<CostRow> costRows(BenchResult result) {
+        List<CostRow> rows = new ArrayList<>();
+        rows.add(new CostRow("Cost phase", result.cost()));
+        if (result.levers() != null) {
+            rows.add(new CostRow("Baseline (restarted)", result.levers().baseline()));
+            result.levers().levers().forEach(lever -> rows.add(new CostRow(lever.name(), lever.cost())));
+        }
+        return rows;
+    }
+
+    private static int costX(double millis, double axisMax) {
+        return C_LEFT + (int) Math.round(millis / axisMax * (C_RIGHT - C_LEFT));
+    }
+
+    private static void processLegend(Graphics2D g, List<String> processes) {
+        g.setFont(SMALL_FONT);
+        FontMetrics metrics = g.getFontMetrics();
+        int width = processes.stream().mapToInt(name -> 14 + 6 + metrics.stringWidth(name) + 18).sum();
+        int x = WIDTH / 2 - width / 2;
+        for (int index = 0; index < processes.size(); index++) {
+            g.setColor(PROCESS_COLOURS[index % PROCESS_COLOURS.length]);
+            g.fillRect(x, 56, 14, 14);
+            g.setColor(TEXT);
+            g.drawString(processes.get(index), x + 20, middleBaseline(g, 63));
+            x += 14 + 6 + metrics.stringWidth(processes.get(index)) + 18;
+        }
+    }
+
+    private static void costAxis(Graphics2D g, double step, double axisMax) {
+        g.setFont(SMALL_FONT);
+        g.setStroke(THIN);
+        for (int tick = 0; tick * step <= axisMax + step / 1000; tick++) {
+            int x = costX(tick * step, axisMax);
+            g.setColor(GRID);
+            g.drawLine(x, C_TOP, x, C_BOTTOM);
+            g.setColor(MUTED);
+            centred(g, tickLabel(tick * step), x, C_BOTTOM + 20);
+        }
+        g.setColor(AXIS);
+        g.drawLine(C_LEFT, C_TOP, C_LEFT, C_BOTTOM);
+        g.setFont(LABEL_FONT);
+        centred(g, "CPU ms per order (load generator beside, not part of the system)", (C_LEFT + C_RIGHT) / 2,
+                C_BOTTOM + 52);
+    }
+
+    /** The run's name, and its segments in legend order. */
+    private static void stackedBar(Graphics2D g, CostRow row, List<String> processes, int top, int height,
+            double axisMax) {
+        g.setFont(LABEL_FONT);
+        g.setColor(TEXT);
+        rightAligned(g, row.name(), C_LEFT - 12, middleBaseline(g, top + height / 2));
+        double sum = 0;
+        for (int index = 0; index < processes.size(); index++) {
+            int from = costX(sum, axisMax);
+            sum += row.cost().cpuMillisPerOrder().getOrDefault(processes.get(index), 0.0);
+            g.setColor(PROCESS_COLOURS[index % PROCESS_COLOURS.length]);
+            g.fillRect(from + 1, top, Math.max(0, costX(sum, axisMax) - from - 1), height);
+        }
+    }
+
+    /** Each segment's value inside it where it fits (over the target line), the totals after the bar. */
+    private static void stackedBarLabels(Graphics2D g, CostRow row, List<String> processes, int top, int height,
+            double axisMax) {
+        g.setFont(VALUE_FONT);
+        FontMetrics metrics = g.getFontMetrics();
+        double sum = 0;
+        for (String process : processes) {
+            double millis = row.cost().cpuMillisPerOrder().getOrDefault(process, 0.0);
+            int from = costX(sum, axisMax);
+            sum += millis;
+            int to = costX(sum, axisMax);
+            String value = valueLabel(millis);
+            if (metrics.stringWidth(value) + 6 <= to - from && height >= metrics.getHeight()) {
+                g.setColor(Color.WHITE);
+                centred(g, value, (from + to) / 2, middleBaseline(g, top + height / 2));
+            }
+        }
+        g.setFont(BAR_FONT);
+        onWhite(g, BenchReport.ms(sum) + " ms", costX(sum, axisMax) + 8, middleBaseline(g, top + height / 2) - 8);
+        g.setFont(SMALL_FONT);
+        onWhite(g, "+ " + BenchReport.ms(row.cost().loadGeneratorCpuMillisPerOrder()) + " ms load generator",
+                costX(sum, axisMax) + 8, middleBaseline(g, top + height / 2) + 10);
     }
 
     /** The latency percentiles of one series. */
@@ -211,7 +349,8 @@ public final class BenchCharts {
             title(g, "Latency percentiles");
             legend(g);
             List<Series> series = latencySeries(result);
-            double top = Math.max(series.stream().mapToDouble(s -> s.latencies().p99()).max().orElse(0), E2E_TARGET_MS)
+            double top = Math.max(series.stream().mapToDouble(s -> s.latencies().p99()).max().orElse(0),
+                    Targets.END_TO_END_P99_MS)
                     * 1.1;
             double step = niceStep(top);
             double axisMax = Math.ceil(top / step) * step;

@@ -6,8 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -33,6 +34,7 @@ public final class BenchReport {
             .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
             .addMixIn(Throughput.class, ThroughputJson.class)
             .addMixIn(BenchResult.Target.class, TargetJson.class)
+            .addMixIn(BenchResult.Cost.class, CostJson.class)
             .build();
     private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
@@ -64,12 +66,17 @@ public final class BenchReport {
         StringBuilder md = new StringBuilder("# Benchmark report\n\n");
         md.append(setup(result.setup())).append("\n\n");
         targets(md, result);
+        cost(md, result.cost());
         throughput(md, result);
         orderApiLatency(md, result.orderApi());
         endToEnd(md, result.endToEnd());
         replays(md, result.replays());
-        memory(md, result.residentMemory());
+        idle(md, result.idle());
+        if (result.levers() != null) {
+            levers(md, result.levers());
+        }
         md.append("## Charts\n\n")
+                .append("![CPU per order by process](").append(BenchCharts.COST_FILE).append(")\n\n")
                 .append("![Throughput against the ceilings](").append(BenchCharts.THROUGHPUT_FILE).append(")\n\n")
                 .append("![Latency percentiles](").append(BenchCharts.LATENCY_FILE).append(")\n");
         return md.toString();
@@ -95,10 +102,33 @@ public final class BenchReport {
         for (BenchResult.Target target : result.targets()) {
             md.append("| ").append(cell(target.name()))
                     .append(" | ").append(figure(target.measured(), target.unit()))
-                    .append(" | ").append(target.atLeast() ? "≥ " : "< ").append(figure(target.bar(), target.unit()))
+                    .append(" | ").append(target.bound().symbol()).append(' ').append(figure(target.bar(), target.unit()))
                     .append(" | ").append(target.met() ? "✅" : "❌").append(" |\n");
         }
         md.append('\n');
+    }
+
+    private static void cost(StringBuilder md, BenchResult.Cost cost) {
+        md.append("## Cost per order\n\n")
+                .append(format("%d clients placed %d orders in %.0f s (%d failed); the last was final %.1f s after the "
+                        + "first request (%d not final): the whole pipeline finishes %s orders/s. What each process "
+                        + "used from the first request until then, per order:\n\n", cost.clients(), cost.orders(),
+                        cost.placingSeconds(), cost.failed(), cost.secondsToFinal(), cost.notFinal(),
+                        decimal(cost.capacityPerSecond())))
+                .append("| process | CPU ms per order |\n|---|---:|\n");
+        cost.cpuMillisPerOrder().forEach((process, millis) -> md.append("| ").append(cell(process)).append(" | ")
+                .append(ms(millis)).append(" |\n"));
+        md.append("| **system** | **").append(ms(cost.systemCpuMillisPerOrder())).append("** |\n")
+                .append("| load generator (the benchmark's JVM, not part of the system) | ")
+                .append(ms(cost.loadGeneratorCpuMillisPerOrder())).append(" |\n\n")
+                .append("| database | transactions per order |\n|---|---:|\n");
+        cost.transactionsPerOrder().forEach((database, count) -> md.append("| ").append(cell(database)).append(" | ")
+                .append(decimal(count)).append(" |\n"));
+        BenchResult.Messages messages = cost.messagesPerOrder();
+        md.append("| all | ").append(decimal(cost.transactionsPerOrderInAll())).append(" |\n\n")
+                .append("| broker messages per order | published | delivered | acknowledged |\n|---|---:|---:|---:|\n")
+                .append("| | ").append(decimal(messages.published())).append(" | ").append(decimal(messages.delivered()))
+                .append(" | ").append(decimal(messages.acknowledged())).append(" |\n\n");
     }
 
     private static void throughput(StringBuilder md, BenchResult result) {
@@ -124,10 +154,11 @@ public final class BenchReport {
 
     private static void endToEnd(StringBuilder md, BenchResult.EndToEnd endToEnd) {
         md.append("## End to end\n\n")
-                .append(format("Asked for %s orders/s (the whole pipeline sustained %s orders/s in a closed loop); orders "
-                        + "arrived at %s orders/s for %.0f s: %d placed, %d failed, %d confirmed, %d rejected, %d not final.\n\n",
-                        rate(endToEnd.requestedPerSecond()), rate(endToEnd.capacityPerSecond()),
-                        rate(endToEnd.offeredPerSecond()), endToEnd.seconds(), endToEnd.placed(), endToEnd.failed(),
+                .append(format("Orders arrived at %s orders/s (%s; the whole pipeline finishes %s orders/s) for %.0f s: "
+                        + "%d placed, %d failed, %d confirmed, %d rejected, %d not final.\n\n",
+                        rate(endToEnd.offeredPerSecond()), endToEnd.requestedPerSecond() == null
+                                ? percent(EndToEnd.UTILISATION) + " of the capacity" : "as bench.rate asked",
+                        decimal(endToEnd.capacityPerSecond()), endToEnd.seconds(), endToEnd.placed(), endToEnd.failed(),
                         endToEnd.confirmed(), endToEnd.rejected(), endToEnd.notFinal()))
                 .append("| latency | count | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |\n|---|---:|---:|---:|---:|---:|\n")
                 .append(latencyRow("201 → final", endToEnd.createdToFinal()))
@@ -147,11 +178,59 @@ public final class BenchReport {
                 .append("| ").append(percentiles(replays)).append(" |\n\n");
     }
 
-    private static void memory(StringBuilder md, Map<String, Long> residentMemory) {
-        md.append("## Memory\n\n| service | resident MiB |\n|---|---:|\n");
-        new TreeMap<>(residentMemory).forEach((service, bytes) -> md.append("| ").append(cell(service)).append(" | ")
-                .append(format("%.1f", bytes / MIB)).append(" |\n"));
+    private static void idle(StringBuilder md, BenchResult.Idle idle) {
+        md.append("## Idle\n\n")
+                .append(format("%.0f s without load, after the replays.\n\n", idle.seconds()))
+                .append("| process | CPU, % of a core | resident MiB |\n|---|---:|---:|\n");
+        idle.cpuPercentOfCore().forEach((process, percent) -> {
+            Long bytes = idle.residentBytes().get(process);
+            md.append("| ").append(cell(process)).append(" | ").append(format("%.2f%%", percent)).append(" | ")
+                    .append(bytes == null ? "—" : format("%.1f", bytes / MIB)).append(" |\n");
+        });
         md.append('\n');
+    }
+
+    private static void levers(StringBuilder md, BenchResult.LeverRuns runs) {
+        BenchResult.Cost baseline = runs.baseline();
+        md.append("## Levers\n\n")
+                .append(format("Each run restarts every service with the lever's settings, warms the system up for "
+                        + "%.0f s, then measures as the cost phase does (%.0f s of orders, counted until all are final); "
+                        + "the baseline is the same with the normal settings. CPU in ms per order.\n\n",
+                        runs.warmupSeconds(), baseline.placingSeconds()))
+                .append("| run | system CPU");
+        baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
+        md.append(" | tx per order | messages published / delivered per order | orders/s |\n|---");
+        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 4)).append("|\n");
+        leverRow(md, "baseline", baseline, baseline);
+        runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), baseline));
+        md.append('\n');
+        for (BenchResult.LeverRun lever : runs.levers()) {
+            List<String> changes = new ArrayList<>();
+            lever.properties().forEach((property, value) -> changes.add("`" + property + "=" + value + "`"));
+            lever.jvmOptions().forEach(option -> changes.add("JVM `" + option + "`"));
+            md.append("- `").append(lever.name()).append("`: ").append(lever.description()).append(". Sets ")
+                    .append(String.join(", ", changes)).append(" on every service.\n");
+        }
+        md.append('\n');
+    }
+
+    private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, BenchResult.Cost baseline) {
+        md.append("| ").append(name).append(" | ").append(ms(cost.systemCpuMillisPerOrder()))
+                .append(change(cost.systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()));
+        cost.cpuMillisPerOrder().values().forEach(millis -> md.append(" | ").append(ms(millis)));
+        md.append(" | ").append(decimal(cost.transactionsPerOrderInAll()))
+                .append(" | ").append(decimal(cost.messagesPerOrder().published())).append(" / ")
+                .append(decimal(cost.messagesPerOrder().delivered()))
+                .append(" | ").append(decimal(cost.capacityPerSecond()))
+                .append(change(cost.capacityPerSecond(), baseline.capacityPerSecond())).append(" |\n");
+    }
+
+    /** " (−5%)" against the baseline; nothing for the baseline itself. */
+    private static String change(double value, double baseline) {
+        if (value == baseline || baseline == 0) {
+            return "";
+        }
+        return format(" (%+.0f%%)", (value / baseline - 1) * 100).replace('-', '−');
     }
 
     /** count | p50 | p95 | p99 | max, the inner cells of a table row. */
@@ -164,12 +243,18 @@ public final class BenchReport {
         return switch (unit) {
             case "%" -> format("%.0f%%", value);
             case "ms" -> ms(value) + " ms";
+            case "% of a core" -> format("%.2f%% of a core", value);
             default -> format("%.1f %s", value, unit);
         };
     }
 
     static String rate(double perSecond) {
         return format("%.0f", perSecond);
+    }
+
+    /** Counts per order and rates that are small numbers: two decimals below 10, one above. */
+    static String decimal(double value) {
+        return format(value < 10 ? "%.2f" : "%.1f", value);
     }
 
     static String ms(double millis) {
@@ -193,6 +278,19 @@ public final class BenchReport {
 
         @JsonProperty("per_second")
         double perSecond();
+    }
+
+    /** Adds the derived figures to every serialised {@link BenchResult.Cost}. */
+    private interface CostJson {
+
+        @JsonProperty("capacity_per_second")
+        double capacityPerSecond();
+
+        @JsonProperty("system_cpu_millis_per_order")
+        double systemCpuMillisPerOrder();
+
+        @JsonProperty("transactions_per_order_in_all")
+        double transactionsPerOrderInAll();
     }
 
     /** Adds the verdict to every serialised {@link BenchResult.Target}. */

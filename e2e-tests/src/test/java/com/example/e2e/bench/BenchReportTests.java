@@ -1,6 +1,10 @@
 package com.example.e2e.bench;
 
+import static com.example.e2e.bench.BenchResult.Bound.AT_LEAST;
+import static com.example.e2e.bench.BenchResult.Bound.AT_MOST;
+import static com.example.e2e.bench.BenchResult.Bound.BELOW;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.awt.image.BufferedImage;
@@ -9,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The benchmark's report files (Markdown, JSON, two PNG charts) and the small sums they rest on. */
+/** The benchmark's report files (Markdown, JSON, three PNG charts) and the small sums they rest on. */
 class BenchReportTests {
 
     private static final long MIB = 1024 * 1024;
@@ -41,13 +46,29 @@ class BenchReportTests {
                 .isCloseTo(6250.0 / 9000.0, within(1e-12));
         assertThat(json.path("targets").get(0).path("met").isBoolean()).isTrue();
         assertThat(json.path("targets").get(0).path("met").asBoolean()).isFalse();
-        assertThat(json.path("targets").get(0).path("at_least").asBoolean()).isTrue();
+        assertThat(json.path("targets").get(0).path("bound").asString()).isEqualTo("AT_LEAST");
         assertThat(json.path("setup").path("started_at").asString()).isEqualTo("2025-06-01T10:15:30Z");
         assertThat(json.path("database_ceiling").path("per_second").asDouble()).isEqualTo(2468.0);
         assertThat(json.path("order_api").path("throughput").path("per_second").asDouble()).isEqualTo(1135.2);
         assertThat(json.path("end_to_end").path("consumer_lag").path("inventory-service").path("p99").asDouble())
                 .isEqualTo(41.2);
-        assertThat(json.path("resident_memory").path("order-service").asLong()).isEqualTo(298 * MIB);
+        assertThat(json.path("idle").path("resident_bytes").path("order-service").asLong()).isEqualTo(298 * MIB);
+        assertThat(json.path("idle").path("cpu_percent_of_core").path("RabbitMQ").asDouble()).isEqualTo(2.5);
+        JsonNode cost = json.path("cost");
+        assertThat(cost.path("capacity_per_second").asDouble()).isCloseTo(600 / 40.0, within(1e-9));
+        assertThat(cost.path("system_cpu_millis_per_order").asDouble()).isCloseTo(100.0, within(1e-9));
+        assertThat(cost.path("load_generator_cpu_millis_per_order").asDouble()).isEqualTo(4.5);
+        assertThat(cost.path("cpu_millis_per_order").path("PostgreSQL").asDouble()).isEqualTo(21.0);
+        assertThat(cost.path("transactions_per_order").path("orders").asDouble()).isEqualTo(7.0);
+        assertThat(cost.path("transactions_per_order_in_all").asDouble()).isCloseTo(19.0, within(1e-9));
+        assertThat(cost.path("messages_per_order").path("published").asDouble()).isEqualTo(4.0);
+        assertThat(json.path("levers").path("baseline").path("capacity_per_second").asDouble())
+                .isCloseTo(400 / 25.0, within(1e-9));
+        assertThat(json.path("levers").path("levers").get(0).path("properties")
+                .path("spring.reactor.context-propagation").asString()).isEqualTo("limited");
+        assertThat(json.path("levers").path("levers").get(0).path("cost").path("system_cpu_millis_per_order").asDouble())
+                .isCloseTo(90.0, within(1e-9));
+        assertThat(json.path("end_to_end").path("requested_per_second").isNull()).isTrue();
     }
 
     @Test
@@ -60,34 +81,62 @@ class BenchReportTests {
                         + " backlog 20000 outbox rows; database PostgreSQL 17.5 (fsync=on, synchronous_commit=on);"
                         + " broker RabbitMQ 4.1.0 (quorum queues); service JVM `-Xmx256m -XX:+UseSerialGC`.")
                 .contains("| Order API / database ceiling | 46% | ≥ 50% | ❌ |")
-                .contains("| Relay drain / broker ceiling | 69% | ≥ 50% | ✅ |")
-                .contains("| 201 → final p99 | 182.7 ms | < 250.0 ms | ✅ |")
-                .contains("| Replay p99 | 8.77 ms | < 20.0 ms | ✅ |")
+                .contains("| Relay drain / broker ceiling | 69% | ≥ 60% | ✅ |")
+                .contains("| 201 → final p99 | 182.7 ms | < 100.0 ms | ❌ |")
+                .contains("| Replay p99 | 8.77 ms | < 10.0 ms | ✅ |")
+                .contains("| System CPU per order | 100.0 ms | ≤ 20.0 ms | ❌ |")
+                .contains("| Idle CPU of order-service | 0.40% of a core | ≤ 1.00% of a core | ✅ |")
+                .contains("8 clients placed 600 orders in 30 s (0 failed); the last was final 40.0 s after the first "
+                        + "request (0 not final): the whole pipeline finishes 15.0 orders/s.")
+                .contains("| order-service | 23.0 |\n| inventory-service | 18.0 |")
+                .contains("| PostgreSQL | 21.0 |\n| RabbitMQ | 11.0 |\n| **system** | **100.0** |")
+                .contains("| load generator (the benchmark's JVM, not part of the system) | 4.50 |")
+                .contains("| orders | 7.00 |")
+                .contains("| all | 19.0 |")
+                .contains("| | 4.00 | 6.00 | 6.00 |")
                 .contains("| Database ceiling | 2468 tx/s | — |")
                 .contains("| Order API | 1135 orders/s | 46% |")
                 .contains("| Broker ceiling | 9000 msg/s | — |")
                 .contains("| Relay drain | 6250 events/s | 69% |")
                 .contains("| 11352 | 21.4 | 48.7 | 87.4 | 312.9 | 3 |")
-                .contains("Asked for 200 orders/s (the whole pipeline sustained 310 orders/s in a closed loop); orders arrived at "
-                        + "200 orders/s for 30 s: 6000 placed, 0 failed, 5412 confirmed, 588 rejected, 0 not final.")
+                .contains("Orders arrived at 9 orders/s (60% of the capacity; the whole pipeline finishes 15.0 orders/s) "
+                        + "for 30 s: 6000 placed, 0 failed, 5412 confirmed, 588 rejected, 0 not final.")
                 .contains("| 201 → final | 6000 | 38.2 | 96.4 | 182.7 | 401.3 |")
                 .contains("| relay lag | 6000 | 4.12 | 11.8 | 19.6 | 55.0 |")
                 .contains("| consumer lag: inventory-service | 6000 | 9.87 | 24.3 | 41.2 | 120.5 |")
                 .contains("| 500 | 2.31 | 5.02 | 8.77 | 14.6 |")
-                .contains("| order-service | 298.0 |")
-                .contains("| coupon-service | 187.5 |")
+                .contains("| order-service | 0.40% | 298.0 |")
+                .contains("| coupon-service | 0.20% | 187.5 |")
+                .contains("| PostgreSQL | 0.10% | — |")
+                .contains("| run | system CPU | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
+                        + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s |")
+                .contains("| baseline | 100.0 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 |")
+                .contains("| `context-propagation=limited` | 90.0 (−10%) | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
+                        + "| 4.00 / 6.00 | 20.0 (+25%) |")
+                .contains("- `context-propagation=limited`: Less context propagation. Sets "
+                        + "`spring.reactor.context-propagation=limited` on every service.")
+                .contains("![CPU per order by process](bench-cost.png)")
                 .contains("![Throughput against the ceilings](bench-throughput.png)")
                 .contains("![Latency percentiles](bench-latency.png)");
-        assertThat(List.of("## Targets", "## Throughput against the ceilings", "## Order API latency", "## End to end",
-                "## Replays", "## Memory", "## Charts")).allSatisfy(heading -> assertThat(markdown).contains(heading))
+        assertThat(List.of("## Targets", "## Cost per order", "## Throughput against the ceilings",
+                "## Order API latency", "## End to end", "## Replays", "## Idle", "## Levers", "## Charts"))
+                .allSatisfy(heading -> assertThat(markdown).contains(heading))
                 .isSortedAccordingTo((a, b) -> Integer.compare(markdown.indexOf(a), markdown.indexOf(b)));
     }
 
     @Test
-    void drawsBothCharts() throws IOException {
+    void leavesTheLeversOutWhenNoneRan() throws IOException {
+        BenchReport.write(result().withLevers(null), directory);
+
+        assertThat(Files.readString(directory.resolve("bench-report.md"))).doesNotContain("## Levers")
+                .contains("## Idle");
+    }
+
+    @Test
+    void drawsEveryChart() throws IOException {
         BenchCharts.write(result(), directory);
 
-        for (String file : List.of("bench-throughput.png", "bench-latency.png")) {
+        for (String file : List.of("bench-cost.png", "bench-throughput.png", "bench-latency.png")) {
             BufferedImage image = ImageIO.read(directory.resolve(file).toFile());
             assertThat(image).as(file).isNotNull();
             assertThat(image.getWidth()).as(file).isEqualTo(900);
@@ -106,10 +155,76 @@ class BenchReportTests {
 
     @Test
     void targetsAreMetFromTheirSide() {
-        assertThat(new BenchResult.Target("ratio", 50, 50, "%", true).met()).isTrue();
-        assertThat(new BenchResult.Target("ratio", 49.9, 50, "%", true).met()).isFalse();
-        assertThat(new BenchResult.Target("p99", 249.9, 250, "ms", false).met()).isTrue();
-        assertThat(new BenchResult.Target("p99", 250, 250, "ms", false).met()).isFalse();
+        assertThat(new BenchResult.Target("ratio", 50, 50, "%", AT_LEAST).met()).isTrue();
+        assertThat(new BenchResult.Target("ratio", 49.9, 50, "%", AT_LEAST).met()).isFalse();
+        assertThat(new BenchResult.Target("cpu", 20, 20, "ms", AT_MOST).met()).isTrue();
+        assertThat(new BenchResult.Target("cpu", 20.1, 20, "ms", AT_MOST).met()).isFalse();
+        assertThat(new BenchResult.Target("p99", 249.9, 250, "ms", BELOW).met()).isTrue();
+        assertThat(new BenchResult.Target("p99", 250, 250, "ms", BELOW).met()).isFalse();
+    }
+
+    @Test
+    void judgesTheSystemCpuWithoutTheLoadGenerator() {
+        BenchResult result = result();
+        List<BenchResult.Target> targets = Targets.judge(result.cost(), result.databaseCeiling(), result.orderApi(),
+                result.brokerCeiling(), result.relayDrain(), result.endToEnd(), result.replays(), result.idle());
+
+        assertThat(targets).filteredOn(target -> target.name().startsWith("System CPU per order")).singleElement()
+                .satisfies(target -> {
+                    assertThat(target.measured()).isCloseTo(100.0, within(1e-9));
+                    assertThat(target.bound()).isEqualTo(AT_MOST);
+                });
+        assertThat(targets).filteredOn(target -> target.name().startsWith("Orders/s the whole pipeline"))
+                .singleElement().satisfies(target -> assertThat(target.measured()).isCloseTo(15.0, within(1e-9)));
+        assertThat(targets).filteredOn(target -> target.name().startsWith("End to end p99")).singleElement()
+                .satisfies(target -> assertThat(target.name()).endsWith("at 9 orders/s (60% of the capacity)"));
+        assertThat(targets).filteredOn(target -> target.name().startsWith("Idle CPU of")).extracting(
+                BenchResult.Target::name).containsExactly("Idle CPU of order-service", "Idle CPU of inventory-service",
+                        "Idle CPU of coupon-service", "Idle CPU of risk-service");
+    }
+
+    @Test
+    void selectsLeversByName() {
+        assertThat(Levers.select("")).isEqualTo(Levers.ALL);
+        assertThat(Levers.select("none")).isEmpty();
+        assertThat(Levers.select(" context-propagation=limited ")).extracting(Levers.Lever::name)
+                .containsExactly("context-propagation=limited");
+        assertThatThrownBy(() -> Levers.select("context-propagation=limited,faster"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no lever faster");
+    }
+
+    @Test
+    void countsTheCpuOfAProcessTreeWithWhatItsEndedChildrenUsed() {
+        // 1 is outside; 10 is the server, 11 and 12 its children, 13 a grandchild; 12 reaped children worth 7 ticks.
+        Map<Long, ProcessCpu.Stat> stats = Map.of(
+                1L, new ProcessCpu.Stat(1, 0, 1000, 5000),
+                10L, new ProcessCpu.Stat(10, 1, 100, 40),
+                11L, new ProcessCpu.Stat(11, 10, 30, 0),
+                12L, new ProcessCpu.Stat(12, 10, 20, 7),
+                13L, new ProcessCpu.Stat(13, 12, 3, 0),
+                20L, new ProcessCpu.Stat(20, 1, 900, 0));
+
+        assertThat(ProcessCpu.treeTicks(stats, 10)).isEqualTo(100 + 40 + 30 + 20 + 7 + 3);
+        assertThat(ProcessCpu.treeTicks(stats, 12)).isEqualTo(20 + 7 + 3);
+    }
+
+    @Test
+    void parsesProcStatWhateverTheCommandIsCalled() {
+        ProcessCpu.Stat stat = ProcessCpu.parse("4242 (postgres: a) b (c)) S 4200 4200 4200 0 -1 4194560 1234 0 0 0 "
+                + "517 83 12 9 20 0 1 0 123456 1000000 500 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+
+        assertThat(stat).isEqualTo(new ProcessCpu.Stat(4242, 4200, 517 + 83, 12 + 9));
+    }
+
+    @Test
+    void readsTheBrokerCountersAndTakesAbsentOnesForZero() {
+        JsonNode overview = JsonMapper.builder().build().readTree(
+                "{\"message_stats\": {\"publish\": 4000, \"deliver_get\": 6012, \"ack\": 6000, \"confirm\": 4000}}");
+
+        assertThat(BrokerMessages.parse(overview).minus(new BrokerMessages.Counts(1000, 1012, 0)))
+                .isEqualTo(new BrokerMessages.Counts(3000, 5000, 6000));
+        assertThat(BrokerMessages.parse(JsonMapper.builder().build().readTree("{}")))
+                .isEqualTo(new BrokerMessages.Counts(0, 0, 0));
     }
 
     private static int distinctColours(BufferedImage image) {
@@ -126,21 +241,50 @@ class BenchReportTests {
         BenchResult.Setup setup = new BenchResult.Setup(Instant.parse("2025-06-01T10:15:30Z"), 8, 32, 412, 3, 20000,
                 "PostgreSQL 17.5 (fsync=on, synchronous_commit=on)", "RabbitMQ 4.1.0 (quorum queues)",
                 "-Xmx256m -XX:+UseSerialGC");
+        BenchResult.Cost cost = cost(600, 40, 23, 18, 13, 14, 21, 11);
         BenchResult.Api orderApi = new BenchResult.Api(new Throughput(11352, 10),
                 new Latencies(11352, 21.43, 48.7, 87.41, 312.9), 3);
-        BenchResult.EndToEnd endToEnd = new BenchResult.EndToEnd(200, 310, 200, 30, 6000, 0, 5412, 588, 0,
+        BenchResult.EndToEnd endToEnd = new BenchResult.EndToEnd(null, 15, 9, 30, 6000, 0, 5412, 588, 0,
                 new Latencies(6000, 38.2, 96.4, 182.7, 401.3), new Latencies(6000, 4.12, 11.8, 19.6, 55.0),
                 Map.of("inventory-service", new Latencies(6000, 9.87, 24.3, 41.2, 120.5),
                         "coupon-service", new Latencies(6000, 8.4, 21.9, 37.6, 98.2),
                         "risk-service", new Latencies(6000, 11.2, 27.5, 45.8, 133.0)));
+        BenchResult.Idle idle = new BenchResult.Idle(30, ordered("order-service", 0.4, "inventory-service", 0.3,
+                "coupon-service", 0.2, "risk-service", 0.25, "PostgreSQL", 0.1, "RabbitMQ", 2.5),
+                ordered("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,
+                        "risk-service", 176 * MIB));
+        BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, cost(400, 25, 23, 18, 13, 14, 21, 11),
+                List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
+                        Map.of("spring.reactor.context-propagation", "limited"), List.of(),
+                        cost(400, 20, 20, 16, 11, 12, 20, 11))));
         List<BenchResult.Target> targets = List.of(
-                new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", true),
-                new BenchResult.Target("Relay drain / broker ceiling", 69.4, 50, "%", true),
-                new BenchResult.Target("201 → final p99", 182.7, 250, "ms", false),
-                new BenchResult.Target("Replay p99", 8.77, 20, "ms", false));
-        return new BenchResult(setup, new Throughput(24680, 10), orderApi, new Throughput(90000, 10),
-                new Throughput(20000, 3.2), endToEnd, new Latencies(500, 2.31, 5.02, 8.77, 14.6),
-                Map.of("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,
-                        "risk-service", 176 * MIB), targets);
+                new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
+                new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),
+                new BenchResult.Target("201 → final p99", 182.7, 100, "ms", BELOW),
+                new BenchResult.Target("Replay p99", 8.77, 10, "ms", BELOW),
+                new BenchResult.Target("System CPU per order", 100, 20, "ms", AT_MOST),
+                new BenchResult.Target("Idle CPU of order-service", 0.4, 1, "% of a core", AT_MOST));
+        return new BenchResult(setup, cost, new Throughput(24680, 10), orderApi, new Throughput(90000, 10),
+                new Throughput(20000, 3.2), endToEnd, new Latencies(500, 2.31, 5.02, 8.77, 14.6), idle, levers,
+                targets);
+    }
+
+    /** Orders placed in 30 s by 8 clients, final after {@code seconds}; CPU ms per order of the six processes. */
+    private static BenchResult.Cost cost(long orders, double seconds, double order, double inventory, double coupon,
+            double risk, double postgres, double rabbit) {
+        return new BenchResult.Cost(8, 30, orders, 0, 0, seconds, ordered("order-service", order, "inventory-service",
+                inventory, "coupon-service", coupon, "risk-service", risk, "PostgreSQL", postgres, "RabbitMQ", rabbit),
+                4.5, ordered("orders", 7.0, "inventory", 4.0, "coupons", 4.0, "risk", 4.0),
+                new BenchResult.Messages(4, 6, 6));
+    }
+
+    /** A map in the order given, as the benchmark builds them. */
+    @SuppressWarnings("unchecked")
+    private static <V> Map<String, V> ordered(Object... keysAndValues) {
+        Map<String, V> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], (V) keysAndValues[i + 1]);
+        }
+        return map;
     }
 }

@@ -9,18 +9,27 @@ import java.util.Map;
  * machine; the ratios of figures measured side by side in the same run are what the targets judge.
  *
  * @param setup         how the run was made (machine, infrastructure settings, sizes)
+ * @param cost          what an order costs the whole system, and how many orders per second it finishes
  * @param databaseCeiling the order transaction's statements over plain JDBC, {@code setup.connections()} at once
  * @param orderApi      {@code POST /orders} with fresh intents, closed loop, the same number of clients
  * @param brokerCeiling persistent publishes with confirms, pipelined, same message size and routing as the relay's
  * @param relayDrain    the order-service relay draining a backlog of {@code setup.backlog()} outbox rows
  * @param endToEnd      orders at a fixed arrival rate, from the 201 to the final state
  * @param replays       {@code POST /orders} replays of orders that exist
- * @param residentMemory each service's resident set size in bytes after the run (service name to bytes)
+ * @param idle          each process's CPU and each service's memory with no load, after the phases above
+ * @param levers        the cost of an order with the services restarted with other settings, next to a baseline
+ *                      measured the same way; null when the run skipped them (bench.levers=none) or has not run them yet
  * @param targets       the bars this project sets itself, each with its verdict
  */
-public record BenchResult(Setup setup, Throughput databaseCeiling, Api orderApi, Throughput brokerCeiling,
-        Throughput relayDrain, EndToEnd endToEnd, Latencies replays, Map<String, Long> residentMemory,
+public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Api orderApi, Throughput brokerCeiling,
+        Throughput relayDrain, EndToEnd endToEnd, Latencies replays, Idle idle, LeverRuns levers,
         List<Target> targets) {
+
+    /** The same run with its lever runs. */
+    public BenchResult withLevers(LeverRuns runs) {
+        return new BenchResult(setup, cost, databaseCeiling, orderApi, brokerCeiling, relayDrain, endToEnd, replays,
+                idle, runs, targets);
+    }
 
     /**
      * @param startedAt      when the run began
@@ -42,10 +51,81 @@ public record BenchResult(Setup setup, Throughput databaseCeiling, Api orderApi,
     }
 
     /**
-     * @param requestedPerSecond the arrival rate asked for (bench.rate)
-     * @param capacityPerSecond  orders per second the whole pipeline sustained in a closed loop (the warm-up)
-     * @param offeredPerSecond   the arrival rate used: the one asked for, or less where the pipeline cannot sustain
-     *                           it (requests start on schedule whether or not earlier ones finished)
+     * Orders placed by {@code clients} in a closed loop for {@code placingSeconds}, counted until the last of them is
+     * final: the CPU each process used from the first request until then, and the database transactions and broker
+     * messages of the same orders, each divided by the number of orders.
+     *
+     * @param orders                  orders placed (answered 201, counted in order-service's database)
+     * @param failed                  requests not answered 201
+     * @param notFinal                of those placed, not final when the phase stopped waiting (should be 0)
+     * @param secondsToFinal          from the first request until the last order became final
+     * @param cpuMillisPerOrder       the system's processes: the four services, PostgreSQL (the postmaster and all its
+     *                                children) and RabbitMQ (the node's VM and its children), by name
+     * @param loadGeneratorCpuMillisPerOrder the benchmark's own JVM, which places the orders (and waits for them)
+     * @param transactionsPerOrder    committed and rolled back transactions, by service database
+     * @param messagesPerOrder        what the broker counted
+     */
+    public record Cost(int clients, double placingSeconds, long orders, int failed, long notFinal, double secondsToFinal,
+            Map<String, Double> cpuMillisPerOrder, double loadGeneratorCpuMillisPerOrder,
+            Map<String, Double> transactionsPerOrder, Messages messagesPerOrder) {
+
+        /** Orders per second the whole pipeline finished: placed and final. */
+        public double capacityPerSecond() {
+            return secondsToFinal <= 0 ? 0 : orders / secondsToFinal;
+        }
+
+        /** The services, PostgreSQL and RabbitMQ together; the load generator is not part of the system. */
+        public double systemCpuMillisPerOrder() {
+            return cpuMillisPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        public double transactionsPerOrderInAll() {
+            return transactionsPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+    }
+
+    /**
+     * Broker messages per order.
+     *
+     * @param published    published by clients to exchanges (the relays' events, the replies among them)
+     * @param delivered    delivered to consumers (one per queue an event is routed to, redeliveries included)
+     * @param acknowledged acknowledged by consumers
+     */
+    public record Messages(double published, double delivered, double acknowledged) {
+    }
+
+    /**
+     * No load for {@code seconds}.
+     *
+     * @param cpuPercentOfCore each process's CPU as a share of one core (the services, PostgreSQL, RabbitMQ)
+     * @param residentBytes    each service's resident set size (VmRSS) at the end
+     */
+    public record Idle(double seconds, Map<String, Double> cpuPercentOfCore, Map<String, Long> residentBytes) {
+    }
+
+    /**
+     * @param warmupSeconds how long the system is warmed up after each restart, before the cost is measured
+     * @param baseline      the services restarted with their normal settings, warmed up and measured as each lever is
+     * @param levers        one run per lever, in the order asked for
+     */
+    public record LeverRuns(double warmupSeconds, Cost baseline, List<LeverRun> levers) {
+    }
+
+    /**
+     * The cost with every service restarted with a lever's settings.
+     *
+     * @param properties Spring properties given to every service
+     * @param jvmOptions JVM options given to every service, after the others
+     */
+    public record LeverRun(String name, String description, Map<String, String> properties, List<String> jvmOptions,
+            Cost cost) {
+    }
+
+    /**
+     * @param requestedPerSecond the arrival rate asked for (bench.rate); null when not asked: then 60%
+     *                           of the capacity, where queues stay short and latencies mean something
+     * @param capacityPerSecond  orders per second the whole pipeline finished in a closed loop ({@link Cost})
+     * @param offeredPerSecond   the arrival rate used (requests start on schedule whether or not earlier ones finished)
      * @param seconds            how long orders arrived
      * @param placed             orders answered 201
      * @param failed             requests not answered 201 (refused, or no answer within the client's timeout)
@@ -57,7 +137,7 @@ public record BenchResult(Setup setup, Throughput databaseCeiling, Api orderApi,
      * @param consumerLag        per consumer service: from the OrderCreated outbox row to that consumer's
      *                           processed_events row
      */
-    public record EndToEnd(double requestedPerSecond, double capacityPerSecond, double offeredPerSecond, double seconds,
+    public record EndToEnd(Double requestedPerSecond, double capacityPerSecond, double offeredPerSecond, double seconds,
             int placed, int failed, int confirmed, int rejected, int notFinal, Latencies createdToFinal,
             Latencies relayLag, Map<String, Latencies> consumerLag) {
     }
@@ -66,13 +146,32 @@ public record BenchResult(Setup setup, Throughput databaseCeiling, Api orderApi,
      * @param name     e.g. "Order API / database ceiling"
      * @param measured the figure, in {@code unit}
      * @param bar      the bar it is judged against
-     * @param unit     "%", "ms" or "MiB"
-     * @param atLeast  true when measured must reach the bar, false when it must stay under it
+     * @param unit     "%", "% of a core", "ms", "MiB" or "orders/s"
+     * @param bound    which side of the bar the figure must be on
      */
-    public record Target(String name, double measured, double bar, String unit, boolean atLeast) {
+    public record Target(String name, double measured, double bar, String unit, Bound bound) {
 
         public boolean met() {
-            return atLeast ? measured >= bar : measured < bar;
+            return switch (bound) {
+                case AT_LEAST -> measured >= bar;
+                case AT_MOST -> measured <= bar;
+                case BELOW -> measured < bar;
+            };
+        }
+    }
+
+    /** Which side of its bar a target's figure must be on. */
+    public enum Bound {
+        AT_LEAST("≥"), AT_MOST("≤"), BELOW("<");
+
+        private final String symbol;
+
+        Bound(String symbol) {
+            this.symbol = symbol;
+        }
+
+        public String symbol() {
+            return symbol;
         }
     }
 }

@@ -1,31 +1,55 @@
 package com.example.e2e.bench;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * The sizes of a benchmark run, each a system property ({@code ./stack bench} passes them through).
  *
  * @param systemWarmup orders through the whole system before anything is measured, so that every service's JIT
  *                     has compiled its hot paths (bench.system-warmup-seconds)
- * @param connections  concurrent connections of the database ceiling, and clients of the order API (bench.connections)
+ * @param cost         how long the clients place orders in the phase that measures what an order costs and how many
+ *                     the whole pipeline finishes per second (bench.cost-seconds)
+ * @param connections  concurrent connections of the database ceiling, and clients of the order API and of the cost
+ *                     phases (bench.connections)
  * @param warmup       load before each closed-loop measurement that is not counted: the order API's JIT needs it,
  *                     having seen only the pipeline's rate during the system warm-up (bench.warmup-seconds)
  * @param measure      how long each closed-loop measurement counts (bench.seconds)
  * @param backlog      outbox rows the relay drains, and messages the broker ceiling publishes (bench.backlog)
- * @param rate         end-to-end arrival rate in orders per second (bench.rate)
+ * @param rate         end-to-end arrival rate in orders per second (bench.rate); when empty, 60% of the capacity the
+ *                     cost phase measured
  * @param endToEnd     how long orders arrive at that rate, counted (bench.e2e-seconds)
  * @param e2eWarmup    arrivals at that rate before, not counted (bench.e2e-warmup-seconds)
- * @param replays      replayed requests, at the arrival rate asked for (bench.replays)
+ * @param replays      replayed requests (bench.replays), at bench.rate, or 100 per second when it is not given
+ * @param idle         how long the system runs without load while its idle CPU is measured (bench.idle-seconds)
+ * @param levers       the levers to measure (bench.levers: names, comma-separated; empty for all, none for none)
+ * @param leverWarmup  orders through the whole system after the services restart for a lever (or the baseline),
+ *                     before its cost is measured (bench.lever-warmup-seconds; the system warm-up's by default)
+ * @param leverCost    how long the clients place orders in a lever's cost phase (bench.lever-seconds)
  */
-record BenchSettings(Duration systemWarmup, int connections, Duration warmup, Duration measure, int backlog,
-        double rate, Duration endToEnd, Duration e2eWarmup, int replays) {
+record BenchSettings(Duration systemWarmup, Duration cost, int connections, Duration warmup, Duration measure,
+        int backlog, OptionalDouble rate, Duration endToEnd, Duration e2eWarmup, int replays, Duration idle,
+        List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost) {
+
+    private static final double REPLAY_RATE = 100;
 
     static BenchSettings fromSystemProperties() {
-        return new BenchSettings(seconds("bench.system-warmup-seconds", 60), integer("bench.connections", 8),
-                seconds("bench.warmup-seconds", 20),
-                seconds("bench.seconds", 10), integer("bench.backlog", 20_000),
-                Double.parseDouble(System.getProperty("bench.rate", "100")), seconds("bench.e2e-seconds", 60),
-                seconds("bench.e2e-warmup-seconds", 10), integer("bench.replays", 1_000));
+        Duration systemWarmup = seconds("bench.system-warmup-seconds", 60);
+        String rate = System.getProperty("bench.rate", "").strip();
+        return new BenchSettings(systemWarmup, seconds("bench.cost-seconds", 30), integer("bench.connections", 8),
+                seconds("bench.warmup-seconds", 20), seconds("bench.seconds", 10), integer("bench.backlog", 20_000),
+                rate.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(rate)),
+                seconds("bench.e2e-seconds", 60), seconds("bench.e2e-warmup-seconds", 10),
+                integer("bench.replays", 1_000), seconds("bench.idle-seconds", 30),
+                Levers.select(System.getProperty("bench.levers", "")),
+                seconds("bench.lever-warmup-seconds", (int) systemWarmup.toSeconds()),
+                seconds("bench.lever-seconds", 20));
+    }
+
+    /** Replays per second: a replay reads and writes nothing but the answer, so the pipeline does not bound it. */
+    double replayRate() {
+        return rate.orElse(REPLAY_RATE);
     }
 
     private static int integer(String property, int otherwise) {

@@ -17,6 +17,8 @@ import java.util.UUID;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.example.e2e.topology.DatabaseNode;
 import com.example.e2e.topology.Service;
@@ -29,6 +31,7 @@ import com.example.e2e.topology.Service;
  */
 final class EndToEnd {
 
+    private static final Logger log = LoggerFactory.getLogger(EndToEnd.class);
     private static final Duration PATIENCE = Duration.ofMinutes(2);
     /** The share of the pipeline's capacity an open loop may offer: queues stay short, latencies mean something. */
     static final double UTILISATION = 0.6;
@@ -41,13 +44,16 @@ final class EndToEnd {
     }
 
     /**
-     * @param capacity orders per second the whole pipeline sustained in a closed loop; the arrival rate is the one
-     *                 asked for, or {@link #UTILISATION} of the capacity where that is less (an open loop above
+     * @param capacity orders per second the whole pipeline finished in a closed loop ({@link CostPhase}); the arrival
+     *                 rate is {@link #UTILISATION} of it unless bench.rate asks for another (an open loop above
      *                 capacity only measures a queue that grows for as long as the run lasts)
      */
     static Run run(DatabaseNode database, BenchOrders orders, BenchSettings settings, double capacity)
             throws SQLException {
-        double rate = Math.min(settings.rate(), Math.floor(UTILISATION * capacity));
+        double rate = settings.rate().orElse(Math.max(1, Math.floor(UTILISATION * capacity)));
+        log.info("[bench] end to end: {} orders/s ({}) for {} s after {} s of warm-up", rate,
+                settings.rate().isPresent() ? "bench.rate" : Math.round(UTILISATION * 100) + "% of the capacity",
+                settings.endToEnd().toSeconds(), settings.e2eWarmup().toSeconds());
         int warmup = (int) Math.round(rate * settings.e2eWarmup().toSeconds());
         int counted = (int) Math.round(rate * settings.endToEnd().toSeconds());
         List<BenchOrders.Answer> answers = OpenLoop.run(rate, warmup + counted, PATIENCE,
@@ -65,12 +71,13 @@ final class EndToEnd {
                 // Reported (not_final), not thrown: the figures of the orders that did finish still tell something.
             }
             return new Run(placed, measure(database, connection, placed, orderIds,
-                    new Rates(settings.rate(), capacity, rate, settings.endToEnd().toSeconds(), failed)));
+                    new Rates(settings.rate().isPresent() ? rate : null, capacity, rate,
+                            settings.endToEnd().toSeconds(), failed)));
         }
     }
 
     /** How the phase ran, for the result. */
-    private record Rates(double requested, double capacity, double offered, double seconds, int failed) {
+    private record Rates(Double requested, double capacity, double offered, double seconds, int failed) {
     }
 
     private static BenchResult.EndToEnd measure(DatabaseNode database, Connection orderDb, List<BenchOrders.Answer> placed,

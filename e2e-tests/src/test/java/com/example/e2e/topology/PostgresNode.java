@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
 
 import com.example.testsupport.ThrowawayPostgres;
 
@@ -84,12 +83,20 @@ final class PostgresNode implements DatabaseNode {
         }
     }
 
-    private void rememberPid() {
+    /** The running server's postmaster, the parent of its backends and helper processes. */
+    long pid() {
         Path pidFile = server.directory().resolve("data/postmaster.pid");
         try {
-            List<String> lines = Files.readAllLines(pidFile);
-            leftovers.remember(Long.parseLong(lines.get(0).strip()), server.directory().toString());
-        } catch (IOException | RuntimeException ignored) {
+            return Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("no postmaster pid in " + pidFile, e);
+        }
+    }
+
+    private void rememberPid() {
+        try {
+            leftovers.remember(pid(), server.directory().toString());
+        } catch (IllegalStateException ignored) {
             // without a pid the shutdown hook of ThrowawayPostgres is the only cleanup
         }
     }

@@ -16,7 +16,8 @@ final class ProcessServiceNode implements ServiceNode {
 
     private final String name;
     private final Service service;
-    private final ClassDataSharing.Launch launch;
+    /** Read at every start: a benchmark restarts instances with JVM options of a lever. */
+    private final Supplier<ClassDataSharing.Launch> launch;
     private final int port = TestInfrastructure.freePort();
     private final FileLog log;
     private final Supplier<Map<String, Object>> settings;
@@ -25,7 +26,7 @@ final class ProcessServiceNode implements ServiceNode {
     private volatile String crashAt = "";
     private int runs;
 
-    ProcessServiceNode(String name, Service service, ClassDataSharing.Launch launch, Path logDir,
+    ProcessServiceNode(String name, Service service, Supplier<ClassDataSharing.Launch> launch, Path logDir,
             Supplier<Map<String, Object>> settings, Leftovers leftovers) {
         this.name = name;
         this.service = service;
@@ -62,7 +63,8 @@ final class ProcessServiceNode implements ServiceNode {
         runs++;
         log.note("run " + runs + " of " + name + " at " + Instant.now()
                 + (crashAt.isEmpty() ? "" : " with faults.crash-at=" + crashAt));
-        process = JavaProcess.startJar(launch.jar(), launch.jvmOptions(), properties, log.file());
+        ClassDataSharing.Launch current = launch.get();
+        process = JavaProcess.startJar(current.jar(), current.jvmOptions(), properties, log.file());
         leftovers.remember(process.pid(), "--server.port=" + port);
     }
 
@@ -129,6 +131,11 @@ final class ProcessServiceNode implements ServiceNode {
     @Override
     public long residentMemoryBytes() {
         return Signals.residentBytes(current().pid());
+    }
+
+    /** The running instance's JVM. */
+    long pid() {
+        return current().pid();
     }
 
     @Override

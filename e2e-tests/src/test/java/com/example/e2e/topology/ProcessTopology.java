@@ -39,6 +39,8 @@ public final class ProcessTopology implements Topology {
     private volatile PostgresNode database;
     private volatile RabbitNode broker;
     private final Options options;
+    private volatile Map<String, ?> overrideProperties = Map.of();
+    private volatile List<String> overrideJvmOptions = List.of();
     private volatile boolean closed;
 
     /**
@@ -113,12 +115,39 @@ public final class ProcessTopology implements Topology {
         int number = instanceCounts.merge(service, 1, Integer::sum);
         ClassDataSharing.Launch launch = launches.computeIfAbsent(service,
                 unprepared -> new ClassDataSharing.Launch(paths.jar(unprepared), List.of()));
-        List<String> jvmOptions = new ArrayList<>(launch.jvmOptions());
-        jvmOptions.addAll(options.serviceJvmOptions());
-        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service,
-                new ClassDataSharing.Launch(launch.jar(), jvmOptions), paths.logs(), () -> settingsOf(service), leftovers);
+        ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service, () -> {
+            List<String> jvmOptions = new ArrayList<>(launch.jvmOptions());
+            jvmOptions.addAll(options.serviceJvmOptions());
+            jvmOptions.addAll(overrideJvmOptions);
+            return new ClassDataSharing.Launch(launch.jar(), jvmOptions);
+        }, paths.logs(), () -> settingsOf(service), leftovers);
         nodes.add(node);
         return node;
+    }
+
+    /**
+     * Spring properties and JVM options every service instance gets from its next start on, after all others (a
+     * later JVM option wins): for a benchmark that restarts the services with other settings. Empty ones end it,
+     * again from the next start.
+     */
+    public void overrideServices(Map<String, ?> properties, List<String> jvmOptions) {
+        overrideProperties = Map.copyOf(properties);
+        overrideJvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /** The JVM of a running service instance, for a benchmark that reads its CPU time in /proc. */
+    public long pid(ServiceNode node) {
+        return ((ProcessServiceNode) node).pid();
+    }
+
+    /** The PostgreSQL server's postmaster; its backends and helper processes are its children. */
+    public long databasePid() {
+        return database.pid();
+    }
+
+    /** The RabbitMQ node's Erlang VM; its port programs (and what they run) are its children. */
+    public long brokerPid() {
+        return broker.pid();
     }
 
     @Override
@@ -139,6 +168,7 @@ public final class ProcessTopology implements Topology {
         settings.put("spring.rabbitmq.username", broker.user());
         settings.put("spring.rabbitmq.password", broker.password());
         settings.putAll(serviceSettings.apply(service));
+        settings.putAll(overrideProperties);
         return settings;
     }
 

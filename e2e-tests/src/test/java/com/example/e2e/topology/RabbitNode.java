@@ -77,6 +77,11 @@ final class RabbitNode implements BrokerNode {
         node.close();
     }
 
+    /** The running node's Erlang VM (beam.smp), the parent of its port programs. */
+    long pid() {
+        return node.pid();
+    }
+
     private void rememberPid() {
         leftovers.remember(node.pid(), node.nodeName());
     }

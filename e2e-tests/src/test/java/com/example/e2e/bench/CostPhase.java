@@ -1,0 +1,140 @@
+package com.example.e2e.bench;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.example.e2e.topology.ProcessTopology;
+import com.example.e2e.topology.Service;
+
+/**
+ * What an order costs the whole system, and how many orders per second the whole pipeline finishes. Clients place
+ * orders in a closed loop for a while; the phase ends when the last of those orders is final, so that the work of
+ * every order counted is counted whole, however long the queues grew meanwhile. From the first request to that
+ * moment: the CPU of each process of the system ({@link ProcessCpu}), and the database transactions and broker
+ * messages, each read once their counters have caught up ({@link DatabaseTransactions}, {@link BrokerMessages}).
+ *
+ * <p>The system should be quiet when the phase starts (every earlier order final): whatever the counters still
+ * owe to earlier work would be counted as this phase's. The phase's own queries are not counted: it reads the
+ * counters over connections to other databases, and takes the polls for final orders out of order-service's.
+ */
+final class CostPhase {
+
+    static final String POSTGRESQL = "PostgreSQL";
+    static final String RABBITMQ = "RabbitMQ";
+    private static final Logger log = LoggerFactory.getLogger(CostPhase.class);
+    private static final ProcessCpu.Tracked LOAD_GENERATOR = new ProcessCpu.Tracked("load generator",
+            ProcessHandle.current().pid(), false);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final String NOT_FINAL = "select count(*) from orders where id > ? and status = 'CREATED'";
+
+    private CostPhase() {
+    }
+
+    /** The system's processes: the four services, PostgreSQL and RabbitMQ, each with its descendants. */
+    static List<ProcessCpu.Tracked> systemProcesses(ProcessTopology topology) {
+        List<ProcessCpu.Tracked> processes = new ArrayList<>();
+        for (Service service : Service.values()) {
+            processes.add(new ProcessCpu.Tracked(service.moduleName(), topology.pid(topology.node(service)), true));
+        }
+        processes.add(new ProcessCpu.Tracked(POSTGRESQL, topology.databasePid(), true));
+        processes.add(new ProcessCpu.Tracked(RABBITMQ, topology.brokerPid(), true));
+        return processes;
+    }
+
+    static BenchResult.Cost measure(String name, ProcessTopology topology, BenchOrders orders, int clients,
+            Duration placing) throws Exception {
+        // Long enough for the polls' orders that a long queue forms: the API may take orders faster than they finish.
+        Duration patience = Duration.ofMinutes(3).plus(placing.multipliedBy(3));
+        try (Connection orderDb = Sql.connect(topology.database(), Service.ORDER)) {
+            long before = Sql.count(orderDb, "select coalesce(max(id), 0) from orders");
+            // What the counters still owe to earlier work (this connection's start included) is flushed by now.
+            DatabaseTransactions.awaitFlush();
+            List<ProcessCpu.Tracked> system = systemProcesses(topology);
+            List<ProcessCpu.Tracked> tracked = new ArrayList<>(system);
+            tracked.add(LOAD_GENERATOR);
+            ProcessCpu.Snapshot cpuBefore = ProcessCpu.read(tracked);
+            Map<String, Long> transactionsBefore = DatabaseTransactions.read(topology.database());
+            BrokerMessages.Counts messagesBefore = BrokerMessages.read(topology.broker());
+            Instant started = Instant.now();
+
+            ClosedLoop.Result placed = ClosedLoop.run(name, clients, Duration.ZERO, placing,
+                    index -> () -> orders.place(orders.fresh()).status() == 201);
+            AtomicLong polls = new AtomicLong();
+            try {
+                Awaitility.await(name + ": every order final").atMost(patience).pollInterval(POLL)
+                        .until(() -> {
+                            polls.incrementAndGet();
+                            return notFinal(orderDb, before) == 0;
+                        });
+            } catch (ConditionTimeoutException e) {
+                // Reported (not_final), not thrown: the run fails on it once the report is written.
+            }
+            ProcessCpu.Snapshot cpuAfter = ProcessCpu.read(tracked);
+
+            Thread.sleep(Math.max(DatabaseTransactions.FLUSH_DELAY.toMillis(), BrokerMessages.SAMPLE_DELAY.toMillis()));
+            Map<String, Long> transactionsAfter = DatabaseTransactions.read(topology.database());
+            BrokerMessages.Counts messages = BrokerMessages.read(topology.broker()).minus(messagesBefore);
+            // Each poll was one transaction of order-service's database; the queries below come after the counts.
+            long ordersPlaced = Sql.count(orderDb, "select count(*) from orders where id > " + before);
+            long notFinal = notFinal(orderDb, before);
+            Instant lastFinal = lastFinal(orderDb, before).orElse(Instant.now());
+
+            Map<String, Double> cpu = cpuAfter.millisSince(cpuBefore);
+            double perOrder = Math.max(1, ordersPlaced);
+            Map<String, Double> cpuPerOrder = new LinkedHashMap<>();
+            system.forEach(process -> cpuPerOrder.put(process.name(), cpu.get(process.name()) / perOrder));
+            Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
+            transactionsBefore.forEach((database, count) -> {
+                long own = database.equals(Service.ORDER.database()) ? polls.get() : 0;
+                transactionsPerOrder.put(database, (transactionsAfter.get(database) - count - own) / perOrder);
+            });
+            BenchResult.Cost cost = new BenchResult.Cost(clients, placing.toSeconds(), ordersPlaced, placed.errors(),
+                    notFinal, Duration.between(started, lastFinal).toNanos() / 1e9, cpuPerOrder,
+                    cpu.get(LOAD_GENERATOR.name()) / perOrder, transactionsPerOrder,
+                    new BenchResult.Messages(messages.published() / perOrder, messages.delivered() / perOrder,
+                            messages.acknowledged() / perOrder));
+            log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order {}", name,
+                    ordersPlaced, Math.round(cost.secondsToFinal()), Math.round(cost.capacityPerSecond()),
+                    BenchReport.ms(cost.systemCpuMillisPerOrder()), cpuPerOrder.entrySet().stream()
+                            .map(entry -> entry.getKey() + " " + BenchReport.ms(entry.getValue())).toList());
+            return cost;
+        }
+    }
+
+    private static long notFinal(Connection orderDb, long after) throws SQLException {
+        try (PreparedStatement query = orderDb.prepareStatement(NOT_FINAL)) {
+            query.setLong(1, after);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    private static Optional<Instant> lastFinal(Connection orderDb, long after) throws SQLException {
+        try (PreparedStatement query = orderDb.prepareStatement(
+                "select max(updated_at) from orders where id > ? and status <> 'CREATED'")) {
+            query.setLong(1, after);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return Optional.ofNullable(rows.getObject(1, OffsetDateTime.class)).map(OffsetDateTime::toInstant);
+            }
+        }
+    }
+}
