@@ -22,11 +22,20 @@ final class Levers {
     }
 
     static final List<Lever> ALL = List.of(
-            new Lever("context-propagation=limited",
-                    "Reactor restores thread-locals (the request id in the logging MDC) only in its handle and tap "
-                            + "operators, not on every thread hop as the shared default (auto) does: cheaper, but most "
-                            + "log lines lose the request id",
-                    Map.of("spring.reactor.context-propagation", "limited"), List.of()));
+            new Lever("context-propagation=auto",
+                    "the shared default before issue 15: Reactor restores thread-locals (the request id in the logging "
+                            + "MDC) around every operator on every thread, where now it does so only in the handle and tap "
+                            + "operators a request logs from",
+                    Map.of("spring.reactor.context-propagation", "auto"), List.of()),
+            new Lever("pool-validation=off",
+                    "no `select 1` before each use of a pooled database connection (one round trip and one PostgreSQL "
+                            + "transaction per use). Considered, not adopted: a connection that stopped answering "
+                            + "without closing would be handed out again, and a request would wait on it",
+                    Map.of("spring.r2dbc.pool.validation-query", ""), List.of()),
+            new Lever("jit=c1",
+                    "the client compiler only (-XX:TieredStopAtLevel=1): no C2 compilations, which take a fifth of "
+                            + "each service's CPU for minutes under load, for code that runs slower once compiled",
+                    Map.of(), List.of("-XX:TieredStopAtLevel=1")));
 
     private Levers() {
     }
