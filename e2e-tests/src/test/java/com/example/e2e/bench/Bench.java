@@ -51,8 +51,6 @@ final class Bench {
     private static final Duration WARM_UP_PATIENCE = Duration.ofMinutes(5);
     /** A service stops gracefully within this (the relay's drain, the web server's) when there is no load. */
     private static final Duration GRACE = Duration.ofSeconds(45);
-    /** Before the idle phase: the last requests' after-effects (their GC, their JIT compilations) are over. */
-    private static final Duration QUIET = Duration.ofSeconds(5);
 
     private final ProcessTopology topology;
     private final HarnessPaths paths;
@@ -120,7 +118,7 @@ final class Bench {
         Latencies replays = replays(endToEnd.counted());
         log.info("[bench] replays: p99 {} ms", replays.p99());
 
-        Thread.sleep(QUIET.toMillis());
+        IdlePhase.awaitQuiet(topology);
         log.info("[bench] idle: {} s without load", settings.idle().toSeconds());
         BenchResult.Idle idle = IdlePhase.measure(topology, settings.idle());
         log.info("[bench] idle, % of a core: {}", idle.cpuPercentOfCore().entrySet().stream()

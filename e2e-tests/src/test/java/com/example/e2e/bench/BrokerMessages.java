@@ -7,9 +7,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.Base64;
 
 import com.example.e2e.topology.BrokerNode;
+
+import org.awaitility.Awaitility;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,6 +43,22 @@ final class BrokerMessages {
     }
 
     private BrokerMessages() {
+    }
+
+    /**
+     * The counts since {@code earlier}, once they include at least {@code sent} publishes: the outbox rows the
+     * relays marked sent in that time (each was published and confirmed, so the node has counted it once its next
+     * sample is in).
+     */
+    static Counts awaitCounted(BrokerNode broker, Counts earlier, long sent) {
+        AtomicReference<Counts> counted = new AtomicReference<>();
+        Awaitility.await("the broker's statistics count the " + sent + " messages the relays sent")
+                .atMost(SAMPLE_DELAY.multipliedBy(10)).pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    counted.set(read(broker).minus(earlier));
+                    return counted.get().published() >= sent;
+                });
+        return counted.get();
     }
 
     static Counts read(BrokerNode broker) throws IOException, InterruptedException {

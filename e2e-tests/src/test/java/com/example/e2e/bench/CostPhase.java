@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +65,7 @@ final class CostPhase {
         try (Connection orderDb = Sql.connect(topology.database(), Service.ORDER)) {
             long before = Sql.count(orderDb, "select coalesce(max(id), 0) from orders");
             // What the counters still owe to earlier work (this connection's start included) is flushed by now.
-            DatabaseTransactions.awaitFlush();
+            DatabaseTransactions.awaitCounted(Instant.now());
             List<ProcessCpu.Tracked> system = systemProcesses(topology);
             List<ProcessCpu.Tracked> tracked = new ArrayList<>(system);
             tracked.add(LOAD_GENERATOR);
@@ -87,10 +88,12 @@ final class CostPhase {
             }
             ProcessCpu.Snapshot cpuAfter = ProcessCpu.read(tracked);
 
-            Thread.sleep(Math.max(DatabaseTransactions.FLUSH_DELAY.toMillis(), BrokerMessages.SAMPLE_DELAY.toMillis()));
+            BrokerMessages.Counts messages = BrokerMessages.awaitCounted(topology.broker(), messagesBefore,
+                    sentSince(topology, started));
+            DatabaseTransactions.awaitCounted(Instant.now());
             Map<String, Long> transactionsAfter = DatabaseTransactions.read(topology.database());
-            BrokerMessages.Counts messages = BrokerMessages.read(topology.broker()).minus(messagesBefore);
-            // Each poll was one transaction of order-service's database; the queries below come after the counts.
+            // Each poll was one transaction of order-service's database, and sentSince one of every database; the
+            // queries below come after the counts.
             long ordersPlaced = Sql.count(orderDb, "select count(*) from orders where id > " + before);
             long notFinal = notFinal(orderDb, before);
             Instant lastFinal = lastFinal(orderDb, before).orElse(Instant.now());
@@ -101,7 +104,7 @@ final class CostPhase {
             system.forEach(process -> cpuPerOrder.put(process.name(), cpu.get(process.name()) / perOrder));
             Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
             transactionsBefore.forEach((database, count) -> {
-                long own = database.equals(Service.ORDER.database()) ? polls.get() : 0;
+                long own = (database.equals(Service.ORDER.database()) ? polls.get() : 0) + 1;
                 transactionsPerOrder.put(database, (transactionsAfter.get(database) - count - own) / perOrder);
             });
             BenchResult.Cost cost = new BenchResult.Cost(clients, placing.toSeconds(), ordersPlaced, placed.errors(),
@@ -115,6 +118,23 @@ final class CostPhase {
                             .map(entry -> entry.getKey() + " " + BenchReport.ms(entry.getValue())).toList());
             return cost;
         }
+    }
+
+    /** Outbox rows every service's relay marked sent since {@code since}: messages the broker confirmed. */
+    private static long sentSince(ProcessTopology topology, Instant since) throws SQLException {
+        long sent = 0;
+        for (Service service : Service.values()) {
+            try (Connection connection = Sql.connect(topology.database(), service);
+                    PreparedStatement query = connection.prepareStatement(
+                            "select count(*) from outbox_events where sent_at >= ?")) {
+                query.setObject(1, since.atOffset(ZoneOffset.UTC));
+                try (ResultSet rows = query.executeQuery()) {
+                    rows.next();
+                    sent += rows.getLong(1);
+                }
+            }
+        }
+        return sent;
     }
 
     private static long notFinal(Connection orderDb, long after) throws SQLException {

@@ -6,9 +6,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.awaitility.Awaitility;
 
 import com.example.e2e.topology.DatabaseNode;
 import com.example.e2e.topology.Service;
@@ -54,7 +57,13 @@ final class DatabaseTransactions {
         return counts;
     }
 
-    static void awaitFlush() throws InterruptedException {
-        Thread.sleep(FLUSH_DELAY.toMillis());
+    /**
+     * Waits until the counts hold everything committed up to {@code lastWork}. PostgreSQL's cumulative statistics
+     * give no signal when a backend has published its counts: its documented interval is the condition.
+     */
+    static void awaitCounted(Instant lastWork) {
+        Awaitility.await("pg_stat_database holds what committed until " + lastWork)
+                .atMost(FLUSH_DELAY.plusSeconds(5)).pollInterval(Duration.ofMillis(250))
+                .until(() -> !Instant.now().isBefore(lastWork.plus(FLUSH_DELAY)));
     }
 }
