@@ -17,8 +17,8 @@ import com.example.service.faults.CrashPoints;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import reactor.core.publisher.Flux;
 import reactor.core.observability.DefaultSignalListener;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
