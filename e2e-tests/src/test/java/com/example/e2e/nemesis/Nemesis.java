@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 import org.awaitility.Awaitility;
@@ -183,22 +184,37 @@ public final class Nemesis {
 
     /**
      * Raises the broker's memory alarm for at least {@code duration} while orders arrive, then clears it: the broker
-     * blocks every publishing connection, so the relays' events wait in the outboxes. It bites when events did wait;
-     * as for a broker kill, the alarm stays on until the first one does, {@link #BROKER_PATIENCE} longer at most.
+     * blocks every publishing connection, so the relays' events wait in the outboxes. It bites when events did wait
+     * while the node reported the alarm; as for a broker kill, the alarm stays on until the first one does,
+     * {@link #BROKER_PATIENCE} longer at most. The node is asked every second whether the alarm is still in effect
+     * and it is raised again if not (as sustained memory pressure would): the fault says how often that happened.
      */
     public Fault memoryAlarm(Duration duration) {
         Instant at = Instant.now();
-        topology.broker().memoryAlarm(true);
+        BrokerNode broker = topology.broker();
+        broker.memoryAlarm(true);
+        AtomicInteger raisedAgain = new AtomicInteger();
         long waiting = 0;
         try {
-            Hold.forAtLeast(duration);
-            waiting = Hold.until(unsentRows, BROKER_PATIENCE);
+            long windowEnds = System.nanoTime() + duration.toNanos();
+            long patienceEnds = windowEnds + BROKER_PATIENCE.toNanos();
+            while (System.nanoTime() < patienceEnds && (System.nanoTime() < windowEnds || waiting <= 0)) {
+                Hold.forAtLeast(Duration.ofSeconds(1));
+                if (!broker.memoryAlarmed()) {
+                    log.warn("The broker no longer reports the memory alarm: raising it again");
+                    broker.memoryAlarm(true);
+                    raisedAgain.incrementAndGet();
+                }
+                waiting = unsentRows.getAsLong();
+            }
         } finally {
-            topology.broker().memoryAlarm(false);
+            broker.memoryAlarm(false);
         }
         return record(new Fault(FaultKind.BROKER_MEMORY_ALARM, "rabbitmq", "memory alarm " + duration.toSeconds() + " s",
                 at, Duration.between(at, Instant.now()), waiting > 0,
-                waiting + " outbox rows waiting while publishers were blocked, alarm cleared"));
+                waiting + " outbox rows waiting while publishers were blocked, alarm cleared"
+                        + (raisedAgain.get() > 0 ? "; the node had dropped the alarm and it was raised again "
+                                + raisedAgain.get() + " times" : "")));
     }
 
     /**

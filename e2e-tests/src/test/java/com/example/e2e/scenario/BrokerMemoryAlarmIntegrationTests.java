@@ -22,6 +22,8 @@ class BrokerMemoryAlarmIntegrationTests {
                 .intents(150).clients(4).rate(15)
                 .requires(Requirement.fault(FaultKind.BROKER_MEMORY_ALARM))
                 .run(run -> {
+                    // Orders keep arriving for as long as the alarm is on, however fast the first ones went.
+                    run.holdWorkloadOpen();
                     run.awaitProgress(0.3);
                     run.nemesis().memoryAlarm(Duration.ofSeconds(10));
                 });

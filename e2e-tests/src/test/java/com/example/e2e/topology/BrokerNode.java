@@ -27,4 +27,7 @@ public interface BrokerNode {
      * the broker blocks every connection that publishes (its consumers go on).
      */
     void memoryAlarm(boolean raised);
+
+    /** Whether the node's memory alarm is in effect now, as the node itself reports it. */
+    boolean memoryAlarmed();
 }

@@ -124,6 +124,12 @@ final class ContainerRabbitNode implements BrokerNode {
         docker.exec(containerId, List.of("rabbitmqctl", "eval", ThrowawayRabbit.memoryAlarmCall(raised)));
     }
 
+    @Override
+    public boolean memoryAlarmed() {
+        return ThrowawayRabbit.listsMemoryAlarm(
+                docker.exec(containerId, List.of("rabbitmqctl", "eval", ThrowawayRabbit.MEMORY_ALARMS_CALL)));
+    }
+
     void close() {
         docker.remove(containerId);
         DockerEngine.Run current = run;

@@ -214,7 +214,8 @@ final class DockerEngine {
     }
 
     /** Runs a command in a running container, like {@code docker exec}; fails unless it exits with 0. */
-    void exec(String id, List<String> command) {
+    /** Runs a command in the container and returns what it printed; a non-zero exit fails. */
+    String exec(String id, List<String> command) {
         String exec = client.execCreateCmd(id).withCmd(command.toArray(String[]::new)).withAttachStdout(true)
                 .withAttachStderr(true).exec().getId();
         StringBuilder output = new StringBuilder();
@@ -234,6 +235,7 @@ final class DockerEngine {
             throw new IllegalStateException(String.join(" ", command) + " in container " + id + " ended with " + exit
                     + ": " + output);
         }
+        return output.toString();
     }
 
     /** Freezes every process of the container (cgroup freezer): connections and locks stay, nothing runs. */

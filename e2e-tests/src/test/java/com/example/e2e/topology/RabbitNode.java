@@ -73,6 +73,11 @@ final class RabbitNode implements BrokerNode {
         node.memoryAlarm(raised);
     }
 
+    @Override
+    public boolean memoryAlarmed() {
+        return node.memoryAlarmed();
+    }
+
     void close() {
         node.close();
     }

@@ -232,6 +232,19 @@ public final class ThrowawayRabbit implements AutoCloseable {
         log.info("Throw-away RabbitMQ node {}: memory alarm {}", nodeName, raised ? "raised" : "cleared");
     }
 
+    /** Whether the node's memory alarm is in effect now, as the node itself says ({@code rabbit_alarm:get_alarms()}). */
+    public boolean memoryAlarmed() {
+        return listsMemoryAlarm(run(List.of(CTL.toString(), "-n", nodeName, "eval", MEMORY_ALARMS_CALL)));
+    }
+
+    /** The Erlang expression ({@code rabbitmqctl eval}) that lists the alarms in effect on its node. */
+    public static final String MEMORY_ALARMS_CALL = "rabbit_alarm:get_alarms().";
+
+    /** Whether the output of {@link #MEMORY_ALARMS_CALL} lists a memory alarm. */
+    public static boolean listsMemoryAlarm(String output) {
+        return output.replaceAll("\\s", "").contains("{resource_limit,memory,");
+    }
+
     /** The Erlang expression ({@code rabbitmqctl eval}) that raises or clears the memory alarm of its node. */
     public static String memoryAlarmCall(boolean raised) {
         return raised ? "rabbit_alarm:set_alarm({{resource_limit, memory, node()}, []})."
@@ -286,13 +299,14 @@ public final class ThrowawayRabbit implements AutoCloseable {
         }
     }
 
-    private static void run(List<String> command) {
+    private static String run(List<String> command) {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes());
             if (process.waitFor() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
             }
+            return output;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
