@@ -27,11 +27,15 @@ final class Levers {
                             + "MDC) around every operator on every thread, where now it does so only in the handle and tap "
                             + "operators a request logs from",
                     Map.of("spring.reactor.context-propagation", "auto"), List.of()),
+            new Lever("pool-validation=every-use",
+                    "the pool's check before every use of a connection, as before issue 15 (one round trip, one "
+                            + "PostgreSQL transaction per use), where now only a connection that rested longer than "
+                            + "500 ms or was slow on its last use is checked",
+                    Map.of("service.database.revalidate-after", "0ms"), List.of()),
             new Lever("pool-validation=off",
-                    "no `select 1` before each use of a pooled database connection (one round trip and one PostgreSQL "
-                            + "transaction per use). Considered, not adopted: a connection that stopped answering "
-                            + "without closing would be handed out again, and a request would wait on it",
-                    Map.of("spring.r2dbc.pool.validation-query", ""), List.of()),
+                    "no round trip before any use of a pooled connection. Considered, not adopted: a connection that "
+                            + "stopped answering without closing would be handed out again, and a request would wait on it",
+                    Map.of("service.database.revalidate-after", "3650d"), List.of()),
             new Lever("jit=c1",
                     "the client compiler only (-XX:TieredStopAtLevel=1): no C2 compilations, which take a fifth of "
                             + "each service's CPU for minutes under load, for code that runs slower once compiled",

@@ -23,6 +23,7 @@ import org.springframework.context.annotation.Bean;
 import com.example.events.DomainEvent;
 import com.example.events.EventJson;
 import com.example.events.OrderEvent;
+import com.example.service.database.RestedConnectionValidation;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.StallingProxy;
 
@@ -31,11 +32,12 @@ import io.r2dbc.pool.ConnectionPoolConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.ValidationDepth;
 
 /**
  * Database connections that stop answering without closing (a network partition, a half-dead
  * connection) must not stall the relay for good: with the pool configured as the services configure
- * it, a frozen idle connection fails validation and is dropped, and a cycle stuck on one is
+ * it, a frozen connection that rested or was slow on its last use fails validation and is dropped, and a cycle stuck on one is
  * abandoned after {@code cycle-timeout}; the relay goes on with fresh connections. It reaches the
  * database through a proxy that freezes every connection open at a given moment.
  */
@@ -74,9 +76,12 @@ class RelayStallIntegrationTests {
             PostgresqlConnectionFactory postgres = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration
                     .builder().host("localhost").port(proxy.port()).username(user).password(password).database(database)
                     .build());
-            return new ConnectionPool(ConnectionPoolConfiguration.builder(postgres).initialSize(2).maxSize(6)
+            // The services' defaults: the pool checks locally, a round trip only for a rested or slow connection.
+            ConnectionFactory validated = new RestedConnectionValidation(Duration.ofMillis(500), Duration.ofSeconds(2))
+                    .decorate(postgres);
+            return new ConnectionPool(ConnectionPoolConfiguration.builder(validated).initialSize(2).maxSize(6)
                     .maxAcquireTime(Duration.ofSeconds(5)).maxCreateConnectionTime(Duration.ofSeconds(5))
-                    .validationQuery("select 1").maxValidationTime(Duration.ofSeconds(2)).build());
+                    .validationDepth(ValidationDepth.LOCAL).build());
         }
     }
 

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.r2dbc.ConnectionFactoryDecorator;
 import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,6 +20,7 @@ import org.springframework.core.env.Environment;
 
 import com.example.events.EventJson;
 import com.example.service.database.DatabaseCreator;
+import com.example.service.database.RestedConnectionValidation;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 
@@ -75,6 +77,17 @@ public class ServiceAutoConfiguration {
             ServiceProperties.Database database = properties.database();
             return options -> options.option(ConnectionFactoryOptions.STATEMENT_TIMEOUT, database.statementTimeout())
                     .option(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT, database.lockTimeout());
+        }
+
+        /**
+         * A pooled connection is checked with a round trip only when it may have died unnoticed (it rested, or its
+         * last use was slow), not before every use: see {@link RestedConnectionValidation}.
+         */
+        @Bean
+        @ConditionalOnClass(ConnectionFactoryDecorator.class)
+        ConnectionFactoryDecorator restedConnectionValidation(ServiceProperties properties) {
+            ServiceProperties.Database database = properties.database();
+            return new RestedConnectionValidation(database.revalidateAfter(), database.validationTimeout());
         }
     }
 

@@ -26,10 +26,14 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
      *                         cancels it ({@code statement_timeout}); Flyway's migrations keep the server's default
      * @param lockTimeout      the longest one statement of the service's R2DBC sessions may wait for a lock before
      *                         PostgreSQL cancels it ({@code lock_timeout}); at most the statement timeout
+     * @param revalidateAfter  a pooled connection is checked with a round trip before it is handed out when it rested
+     *                         in the pool this long, or when its last use took this long; 0 checks it on every use
+     * @param validationTimeout how long that check may take before the connection is dropped as dead
      */
     public record Database(@DefaultValue("localhost") String host, @DefaultValue("5432") int port, String name,
             @DefaultValue("true") boolean createIfMissing, @DefaultValue("10s") Duration statementTimeout,
-            @DefaultValue("5s") Duration lockTimeout) {
+            @DefaultValue("5s") Duration lockTimeout, @DefaultValue("500ms") Duration revalidateAfter,
+            @DefaultValue("2s") Duration validationTimeout) {
 
         public Database {
             if (port < 1 || port > 65535) {
@@ -40,6 +44,10 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
             }
             requireMilliseconds(statementTimeout, "service.database.statement-timeout");
             requireMilliseconds(lockTimeout, "service.database.lock-timeout");
+            if (revalidateAfter == null || revalidateAfter.isNegative()) {
+                throw new IllegalArgumentException("service.database.revalidate-after must not be negative");
+            }
+            requireMilliseconds(validationTimeout, "service.database.validation-timeout");
             // PostgreSQL would accept it, but the statement timeout would always cut a longer lock wait first.
             if (lockTimeout.compareTo(statementTimeout) > 0) {
                 throw new IllegalArgumentException("service.database.lock-timeout (" + lockTimeout

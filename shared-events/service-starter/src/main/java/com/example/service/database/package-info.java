@@ -1,4 +1,5 @@
 /**
- * Creates a service's database when it is missing, before Flyway migrates it.
+ * The service's database beyond what Spring Boot configures: it is created when missing, before Flyway migrates it,
+ * and a pooled connection is checked with a round trip only when it may have died unnoticed.
  */
 package com.example.service.database;

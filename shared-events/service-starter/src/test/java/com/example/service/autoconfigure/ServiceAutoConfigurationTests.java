@@ -9,12 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.r2dbc.ConnectionFactoryDecorator;
 import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import com.example.service.database.RestedConnectionValidation;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 
@@ -113,6 +115,18 @@ class ServiceAutoConfigurationTests {
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("service.database.lock-timeout (PT5S) must not exceed "
                                 + "service.database.statement-timeout (PT3S)"));
+    }
+
+    @Test
+    void poolsConnectionsThatAreCheckedOnlyWhenTheyMayHaveDiedUnnoticed() {
+        runner.run(context -> assertThat(context).getBean(ConnectionFactoryDecorator.class)
+                .isInstanceOf(RestedConnectionValidation.class));
+        runner.withPropertyValues("service.database.revalidate-after=-1ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.revalidate-after must not be negative"));
+        runner.withPropertyValues("service.database.validation-timeout=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.validation-timeout must be at least 1ms"));
     }
 
     private static ConnectionFactoryOptions sessionOptions(ConnectionFactoryOptionsBuilderCustomizer customizer) {
