@@ -88,8 +88,7 @@ class OrderDeadlines {
         State after = expired.next();
         OrderCancelled cancelled = new OrderCancelled(UUID.randomUUID(), order.id(), after.rejectionReason(),
                 Instant.now());
-        return orders.updateState(order.id(), after)
-                .then(orders.recordHistory(order.id(), cancelled.eventId(), HISTORY_EVENT_TYPE, after, null))
+        return orders.moveTo(order.id(), after, cancelled.eventId(), HISTORY_EVENT_TYPE)
                 .then(outbox.append(cancelled))
                 .thenReturn(order);
     }

@@ -67,8 +67,7 @@ public class OrderSaga {
         } else {
             log.debug("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
         }
-        Mono<Void> write = orders.updateState(order.id(), after)
-                .then(orders.recordHistory(order.id(), reply.eventId(), reply.eventType(), after, null))
+        Mono<Void> write = orders.moveTo(order.id(), after, reply.eventId(), reply.eventType())
                 .doOnSuccess(done -> countIfFinal(order, before, after));
         if (!transition.cancel()) {
             return write.thenMany(Flux.empty());

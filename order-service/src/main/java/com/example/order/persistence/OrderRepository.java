@@ -83,19 +83,30 @@ public class OrderRepository {
                 .map(row -> order(row)).one();
     }
 
-    public Mono<Void> updateState(long orderId, OrderStateMachine.State state) {
-        DatabaseClient.GenericExecuteSpec update = db.sql("""
-                update orders set status = :status, inventory_step = :inventory, coupon_step = :coupon,
-                       risk_step = :risk, rejection_reason = :reason, updated_at = now()
-                where id = :id""")
+    /**
+     * Moves the order to {@code state} and appends to its timeline what moved it, in one statement (one round trip):
+     * the history row is inserted only for the order row the update found.
+     */
+    public Mono<Void> moveTo(long orderId, OrderStateMachine.State state, UUID eventId, String eventType) {
+        DatabaseClient.GenericExecuteSpec move = db.sql("""
+                with moved as (
+                    update orders set status = :status, inventory_step = :inventory, coupon_step = :coupon,
+                           risk_step = :risk, rejection_reason = :reason, updated_at = now()
+                     where id = :id
+                 returning id)
+                insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
+                                           coupon_step, risk_step)
+                select id, :eventId, :eventType, true, null, :status, :inventory, :coupon, :risk from moved""")
                 .bind("id", orderId)
+                .bind("eventId", eventId)
+                .bind("eventType", eventType)
                 .bind("status", state.status().name())
                 .bind("inventory", state.step(Step.INVENTORY).name())
                 .bind("coupon", state.step(Step.COUPON).name())
                 .bind("risk", state.step(Step.RISK).name());
-        update = state.rejectionReason() == null ? update.bindNull("reason", String.class)
-                : update.bind("reason", state.rejectionReason());
-        return update.then();
+        move = state.rejectionReason() == null ? move.bindNull("reason", String.class)
+                : move.bind("reason", state.rejectionReason());
+        return move.then();
     }
 
     /** Appends to the order's timeline what a reply did (or why it did nothing). */
