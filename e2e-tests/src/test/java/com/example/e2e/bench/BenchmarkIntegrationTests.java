@@ -30,8 +30,7 @@ class BenchmarkIntegrationTests {
 
     private static final Logger log = LoggerFactory.getLogger(BenchmarkIntegrationTests.class);
     /** The services' JVM as {@code ./stack up} and the container images run it; C2 is on again (the harness stops at C1). */
-    private static final List<String> SERVICE_JVM = List.of("-Xmx256m", "-Xms32m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=4");
+    private static final List<String> SERVICE_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4");
 
     @Test
     void measuresTheSystemAgainstTheCeilingsOfItsDatabaseAndBroker() throws Exception {
