@@ -195,12 +195,13 @@ public final class BenchReport {
         md.append("## Levers\n\n")
                 .append(format("Each run restarts every service with the lever's settings, warms the system up for "
                         + "%.0f s, then measures as the cost phase does (%.0f s of orders, counted until all are final); "
-                        + "the baseline is the same with the normal settings. CPU in ms per order.\n\n",
+                        + "the baseline is the same with the normal settings. CPU in ms per order; resident memory of "
+                        + "the largest service when the last order became final.\n\n",
                         runs.warmupSeconds(), baseline.placingSeconds()))
                 .append("| run | system CPU");
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
-        md.append(" | tx per order | messages published / delivered per order | orders/s |\n|---");
-        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 4)).append("|\n");
+        md.append(" | tx per order | messages published / delivered per order | orders/s | resident MiB |\n|---");
+        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 5)).append("|\n");
         leverRow(md, "baseline", baseline, baseline);
         runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), baseline));
         md.append('\n');
@@ -222,7 +223,9 @@ public final class BenchReport {
                 .append(" | ").append(decimal(cost.messagesPerOrder().published())).append(" / ")
                 .append(decimal(cost.messagesPerOrder().delivered()))
                 .append(" | ").append(decimal(cost.capacityPerSecond()))
-                .append(change(cost.capacityPerSecond(), baseline.capacityPerSecond())).append(" |\n");
+                .append(change(cost.capacityPerSecond(), baseline.capacityPerSecond()))
+                .append(" | ").append(format("%.0f", cost.largestResidentBytes() / MIB))
+                .append(change(cost.largestResidentBytes(), baseline.largestResidentBytes())).append(" |\n");
     }
 
     /** " (−5%)" against the baseline; nothing for the baseline itself. */

@@ -109,10 +109,10 @@ class BenchReportTests {
                 .contains("| coupon-service | 0.20% | 187.5 |")
                 .contains("| PostgreSQL | 0.10% | — |")
                 .contains("| run | system CPU | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
-                        + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s |")
-                .contains("| baseline | 100.0 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 |")
+                        + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s | resident MiB |")
+                .contains("| baseline | 100.0 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 | 300 |")
                 .contains("| `context-propagation=limited` | 90.0 (−10%) | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
-                        + "| 4.00 / 6.00 | 20.0 (+25%) |")
+                        + "| 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
                 .contains("![CPU per order by process](bench-cost.png)")
@@ -241,7 +241,7 @@ class BenchReportTests {
         BenchResult.Setup setup = new BenchResult.Setup(Instant.parse("2025-06-01T10:15:30Z"), 8, 32, 412, 3, 20000,
                 "PostgreSQL 17.5 (fsync=on, synchronous_commit=on)", "RabbitMQ 4.1.0 (quorum queues)",
                 "-Xmx256m -XX:+UseSerialGC");
-        BenchResult.Cost cost = cost(600, 40, 23, 18, 13, 14, 21, 11);
+        BenchResult.Cost cost = cost(600, 40, 23, 18, 13, 14, 21, 11, 300);
         BenchResult.Api orderApi = new BenchResult.Api(new Throughput(11352, 10),
                 new Latencies(11352, 21.43, 48.7, 87.41, 312.9), 3);
         BenchResult.EndToEnd endToEnd = new BenchResult.EndToEnd(null, 15, 9, 30, 6000, 0, 5412, 588, 0,
@@ -253,10 +253,10 @@ class BenchReportTests {
                 "coupon-service", 0.2, "risk-service", 0.25, "PostgreSQL", 0.1, "RabbitMQ", 2.5),
                 ordered("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,
                         "risk-service", 176 * MIB));
-        BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, cost(400, 25, 23, 18, 13, 14, 21, 11),
+        BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
                         Map.of("spring.reactor.context-propagation", "limited"), List.of(),
-                        cost(400, 20, 20, 16, 11, 12, 20, 11))));
+                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),
@@ -269,13 +269,17 @@ class BenchReportTests {
                 targets);
     }
 
-    /** Orders placed in 30 s by 8 clients, final after {@code seconds}; CPU ms per order of the six processes. */
+    /**
+     * Orders placed in 30 s by 8 clients, final after {@code seconds}; CPU ms per order of the six processes;
+     * order-service's resident MiB (the largest), the consumers' 200.
+     */
     private static BenchResult.Cost cost(long orders, double seconds, double order, double inventory, double coupon,
-            double risk, double postgres, double rabbit) {
+            double risk, double postgres, double rabbit, long orderServiceMib) {
         return new BenchResult.Cost(8, 30, orders, 0, 0, seconds, ordered("order-service", order, "inventory-service",
                 inventory, "coupon-service", coupon, "risk-service", risk, "PostgreSQL", postgres, "RabbitMQ", rabbit),
                 4.5, ordered("orders", 7.0, "inventory", 4.0, "coupons", 4.0, "risk", 4.0),
-                new BenchResult.Messages(4, 6, 6));
+                new BenchResult.Messages(4, 6, 6), ordered("order-service", orderServiceMib * MIB,
+                        "inventory-service", 200 * MIB, "coupon-service", 200 * MIB, "risk-service", 200 * MIB));
     }
 
     /** A map in the order given, as the benchmark builds them. */

@@ -64,10 +64,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param loadGeneratorCpuMillisPerOrder the benchmark's own JVM, which places the orders (and waits for them)
      * @param transactionsPerOrder    committed and rolled back transactions, by service database
      * @param messagesPerOrder        what the broker counted
+     * @param residentBytes           each service's resident set size (VmRSS) when the last order became final
      */
     public record Cost(int clients, double placingSeconds, long orders, int failed, long notFinal, double secondsToFinal,
             Map<String, Double> cpuMillisPerOrder, double loadGeneratorCpuMillisPerOrder,
-            Map<String, Double> transactionsPerOrder, Messages messagesPerOrder) {
+            Map<String, Double> transactionsPerOrder, Messages messagesPerOrder, Map<String, Long> residentBytes) {
 
         /** Orders per second the whole pipeline finished: placed and final. */
         public double capacityPerSecond() {
@@ -81,6 +82,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
 
         public double transactionsPerOrderInAll() {
             return transactionsPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        /** The largest service's resident set: the figure the memory bar judges. */
+        public long largestResidentBytes() {
+            return residentBytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
         }
     }
 

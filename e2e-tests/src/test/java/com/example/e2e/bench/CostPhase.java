@@ -87,6 +87,7 @@ final class CostPhase {
                 // Reported (not_final), not thrown: the run fails on it once the report is written.
             }
             ProcessCpu.Snapshot cpuAfter = ProcessCpu.read(tracked);
+            Map<String, Long> resident = residentBytes(topology);
 
             BrokerMessages.Counts messages = BrokerMessages.awaitCounted(topology.broker(), messagesBefore,
                     sentSince(topology, started));
@@ -111,13 +112,22 @@ final class CostPhase {
                     notFinal, Duration.between(started, lastFinal).toNanos() / 1e9, cpuPerOrder,
                     cpu.get(LOAD_GENERATOR.name()) / perOrder, transactionsPerOrder,
                     new BenchResult.Messages(messages.published() / perOrder, messages.delivered() / perOrder,
-                            messages.acknowledged() / perOrder));
+                            messages.acknowledged() / perOrder), resident);
             log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order {}", name,
                     ordersPlaced, Math.round(cost.secondsToFinal()), Math.round(cost.capacityPerSecond()),
                     BenchReport.ms(cost.systemCpuMillisPerOrder()), cpuPerOrder.entrySet().stream()
                             .map(entry -> entry.getKey() + " " + BenchReport.ms(entry.getValue())).toList());
             return cost;
         }
+    }
+
+    /** Each service's resident set size (VmRSS), by service. */
+    static Map<String, Long> residentBytes(ProcessTopology topology) {
+        Map<String, Long> resident = new LinkedHashMap<>();
+        for (Service service : Service.values()) {
+            resident.put(service.moduleName(), topology.node(service).residentMemoryBytes());
+        }
+        return resident;
     }
 
     /** Outbox rows every service's relay marked sent since {@code since}: messages the broker confirmed. */

@@ -55,10 +55,6 @@ final class IdlePhase {
         double seconds = after.secondsSince(before);
         Map<String, Double> percent = new LinkedHashMap<>();
         after.millisSince(before).forEach((name, millis) -> percent.put(name, millis / (seconds * 1000) * 100));
-        Map<String, Long> resident = new LinkedHashMap<>();
-        for (Service service : Service.values()) {
-            resident.put(service.moduleName(), topology.node(service).residentMemoryBytes());
-        }
-        return new BenchResult.Idle(seconds, percent, resident);
+        return new BenchResult.Idle(seconds, percent, CostPhase.residentBytes(topology));
     }
 }
