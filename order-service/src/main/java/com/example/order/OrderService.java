@@ -59,14 +59,14 @@ public class OrderService {
 
     public Mono<Placement> place(PlaceOrder command) {
         String fingerprint = command.fingerprint();
-        Mono<Placement> placement = orders.insertIfAbsent(command, fingerprint)
+        // The OrderCreated's id is known before the order's: the insert records it as the order's first history row.
+        UUID eventId = UUID.randomUUID();
+        Mono<Placement> placement = orders
+                .insertIfAbsent(command, fingerprint, eventId, OrderCreated.class.getSimpleName())
                 .flatMap(order -> {
-                    OrderCreated event = new OrderCreated(UUID.randomUUID(), order.id(), command.userId(),
-                            command.skuIds(), command.couponCode(), order.createdAt());
-                    return orders.insertLines(order.id(), command.skuIds())
-                            .then(outbox.append(OutboundEvent.of(event).causedBy(command.traceparent())))
-                            .then(orders.recordHistory(order.id(), event.eventId(), event.eventType(),
-                                    OrderStateMachine.State.of(order), null))
+                    OrderCreated event = new OrderCreated(eventId, order.id(), command.userId(), command.skuIds(),
+                            command.couponCode(), order.createdAt());
+                    return outbox.append(OutboundEvent.of(event).causedBy(command.traceparent()))
                             .<Placement>thenReturn(new Placement.Created(order));
                 })
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));

@@ -16,21 +16,28 @@ import com.example.events.OrderCreated;
 import com.example.messaging.outbox.OutboxWriter;
 
 /**
- * The statements of order-service's order transaction (OrderRepository.insertIfAbsent and insertLines,
- * OutboxWriter.append) over plain JDBC on one connection: insert the order, its lines, and its OrderCreated
- * outbox row with the relay's notification, then commit. Prepared once per connection, as a driver's
- * statement cache would. (The service also records the order's first history row in the same transaction.)
+ * The statements of order-service's order transaction (OrderRepository.insertIfAbsent, OutboxWriter.append) over
+ * plain JDBC on one connection: insert the order with its lines and its first history row, then its OrderCreated
+ * outbox row with the relay's notification, then commit. Prepared once per connection, as a driver's statement
+ * cache would.
  */
 final class OrderTransaction implements AutoCloseable {
 
     private static final String INSERT_ORDER = """
-            insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
-            values (?, ?, ?, null)
-            on conflict (user_id, idempotency_key) do nothing
-            returning id, created_at""";
-    private static final String INSERT_LINES = """
-            insert into order_lines (order_id, line_no, sku_id)
-            select ?, line.no, line.sku_id from unnest(?::bigint[]) with ordinality as line(sku_id, no)""";
+            with placed as (
+                insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
+                values (?, ?, ?, null)
+                on conflict (user_id, idempotency_key) do nothing
+                returning id, status, created_at, inventory_step, coupon_step, risk_step),
+            lines as (
+                insert into order_lines (order_id, line_no, sku_id)
+                select placed.id, line.no, line.sku_id
+                  from placed, unnest(?::bigint[]) with ordinality as line(sku_id, no)),
+            history as (
+                insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
+                                           coupon_step, risk_step)
+                select id, ?, 'OrderCreated', true, status, inventory_step, coupon_step, risk_step from placed)
+            select id, created_at from placed""";
     /** The outbox row and its notification in one statement, as OutboxWriter writes them. */
     private static final String APPEND_OUTBOX = """
             with appended as (
@@ -47,7 +54,6 @@ final class OrderTransaction implements AutoCloseable {
     private final Connection connection;
     private final boolean parked;
     private final PreparedStatement insertOrder;
-    private final PreparedStatement insertLines;
     private final PreparedStatement insertOutbox;
 
     /**
@@ -59,7 +65,6 @@ final class OrderTransaction implements AutoCloseable {
         this.parked = parked;
         connection.setAutoCommit(false);
         this.insertOrder = connection.prepareStatement(INSERT_ORDER);
-        this.insertLines = connection.prepareStatement(INSERT_LINES);
         this.insertOutbox = connection.prepareStatement(parked ? PARK_OUTBOX : APPEND_OUTBOX);
     }
 
@@ -69,6 +74,9 @@ final class OrderTransaction implements AutoCloseable {
         insertOrder.setLong(1, userId);
         insertOrder.setObject(2, UUID.randomUUID());
         insertOrder.setString(3, fingerprint());
+        insertOrder.setArray(4, connection.createArrayOf("bigint", skuIds.toArray()));
+        UUID eventId = UUID.randomUUID();
+        insertOrder.setObject(5, eventId);
         long orderId;
         Instant createdAt;
         try (ResultSet inserted = insertOrder.executeQuery()) {
@@ -78,10 +86,7 @@ final class OrderTransaction implements AutoCloseable {
             orderId = inserted.getLong(1);
             createdAt = inserted.getObject(2, OffsetDateTime.class).toInstant();
         }
-        insertLines.setLong(1, orderId);
-        insertLines.setArray(2, connection.createArrayOf("bigint", skuIds.toArray()));
-        insertLines.executeUpdate();
-        OrderCreated event = new OrderCreated(UUID.randomUUID(), orderId, userId, skuIds, null, createdAt);
+        OrderCreated event = new OrderCreated(eventId, orderId, userId, skuIds, null, createdAt);
         insertOutbox.setObject(1, event.eventId());
         insertOutbox.setString(2, event.aggregateType());
         insertOutbox.setString(3, event.aggregateId());

@@ -44,32 +44,38 @@ public class OrderRepository {
     }
 
     /**
-     * Inserts the order unless the intent exists, and returns it as inserted (its lines are the command's, written
-     * next by {@link #insertLines}). Never raises a unique violation (that would abort the transaction): a conflict
-     * simply inserts nothing and returns empty.
+     * Inserts the order unless the intent exists, with its lines and the first row of its history (the event that
+     * created it, {@code createdEventId} of {@code createdEventType}), in one statement: one round trip. Returns the
+     * order as inserted, its lines the command's. Never raises a unique violation (that would abort the
+     * transaction): a conflict inserts nothing, lines and history included, and returns empty.
      */
-    public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint) {
+    public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint, UUID createdEventId,
+            String createdEventType) {
         DatabaseClient.GenericExecuteSpec insert = db.sql("""
-                insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
-                values (:userId, :key, :fingerprint, :couponCode)
-                on conflict (user_id, idempotency_key) do nothing
-                returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
-                          risk_step, rejection_reason""")
+                with placed as (
+                    insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
+                    values (:userId, :key, :fingerprint, :couponCode)
+                    on conflict (user_id, idempotency_key) do nothing
+                    returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
+                              risk_step, rejection_reason),
+                lines as (
+                    insert into order_lines (order_id, line_no, sku_id)
+                    select placed.id, line.no, line.sku_id
+                      from placed, unnest(:skuIds::bigint[]) with ordinality as line(sku_id, no)),
+                history as (
+                    insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
+                                               coupon_step, risk_step)
+                    select id, :eventId, :eventType, true, status, inventory_step, coupon_step, risk_step from placed)
+                select * from placed""")
                 .bind("userId", command.userId())
                 .bind("key", command.idempotencyKey())
-                .bind("fingerprint", fingerprint);
+                .bind("fingerprint", fingerprint)
+                .bind("skuIds", command.skuIds().toArray(Long[]::new))
+                .bind("eventId", createdEventId)
+                .bind("eventType", createdEventType);
         insert = command.couponCode() == null ? insert.bindNull("couponCode", String.class)
                 : insert.bind("couponCode", command.couponCode());
         return insert.map(row -> order(row, command.skuIds())).one();
-    }
-
-    public Mono<Void> insertLines(long orderId, List<Long> skuIds) {
-        return db.sql("""
-                insert into order_lines (order_id, line_no, sku_id)
-                select :orderId, line.no, line.sku_id from unnest(:skuIds::bigint[]) with ordinality as line(sku_id, no)""")
-                .bind("orderId", orderId)
-                .bind("skuIds", skuIds.toArray(Long[]::new))
-                .then();
     }
 
     public Mono<Order> findById(long orderId) {

@@ -95,6 +95,19 @@ class OrderApiIntegrationTests {
         JsonNode payload = EventJson.mapper().readTree((String) outbox.get("payload"));
         assertThat(payload.propertyNames()).containsExactlyInAnyOrder("event_id", "order_id", "user_id", "sku_ids",
                 "coupon_code", "occurred_at");
+
+        // Written by the same statement as the order: its lines, and its timeline's first entry, the OrderCreated.
+        assertThat(db.sql("select sku_id from order_lines where order_id = :id order by line_no")
+                .bind("id", orderId).map(row -> row.get("sku_id", Long.class)).all().collectList().block())
+                .containsExactly(1001L, 1002L, 1002L);
+        Map<String, Object> created = db.sql("select event_id, event_type, applied, note, status, inventory_step, "
+                + "coupon_step, risk_step from order_history where order_id = :id")
+                .bind("id", orderId).fetch().one().block();
+        assertThat(created).containsEntry("event_id", event.eventId()).containsEntry("event_type", "OrderCreated")
+                .containsEntry("applied", true).containsEntry("status", "CREATED")
+                .containsEntry("inventory_step", "PENDING").containsEntry("coupon_step", "PENDING")
+                .containsEntry("risk_step", "PENDING");
+        assertThat(created.get("note")).isNull();
     }
 
     @Test
@@ -115,6 +128,11 @@ class OrderApiIntegrationTests {
                 .allSatisfy(r -> assertThat(r.getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true"));
         assertThat(count("select count(*) from orders where user_id = " + user)).isEqualTo(1);
         assertThat(count("select count(*) from outbox_events o join orders r on o.aggregate_id = r.id::text "
+                + "where r.user_id = " + user)).isEqualTo(1);
+        // The 49 that lost the race inserted nothing: neither lines nor history rows.
+        assertThat(count("select count(*) from order_lines l join orders r on l.order_id = r.id "
+                + "where r.user_id = " + user)).isEqualTo(2);
+        assertThat(count("select count(*) from order_history h join orders r on h.order_id = r.id "
                 + "where r.user_id = " + user)).isEqualTo(1);
     }
 
