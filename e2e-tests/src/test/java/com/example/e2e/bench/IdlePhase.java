@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.example.e2e.topology.ProcessTopology;
-import com.example.e2e.topology.Service;
 
 /**
  * The system with no load: what each process keeps using (the relays' polls, timers, the broker's statistics) as a
