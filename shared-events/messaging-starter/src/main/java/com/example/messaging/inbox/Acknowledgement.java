@@ -46,6 +46,19 @@ final class Acknowledgement {
         }
     }
 
+    /**
+     * Acknowledges this delivery and every earlier one of the same channel not settled yet, in one frame: the end of
+     * a batch whose other deliveries are all done (any that was not is settled before, by itself).
+     */
+    void ackThrough() {
+        try {
+            channel.basicAck(tag, true);
+        } catch (IOException | RuntimeException e) {
+            log.warn("Could not acknowledge deliveries up to {}; the broker will redeliver them: {}", tag,
+                    e.toString());
+        }
+    }
+
     void requeue() {
         try {
             channel.basicNack(tag, false, true);

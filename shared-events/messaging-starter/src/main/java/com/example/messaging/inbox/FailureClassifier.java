@@ -35,7 +35,7 @@ final class FailureClassifier {
     }
 
     Kind classify(Throwable failure) {
-        if (Thread.currentThread().isInterrupted() || Failures.has(failure, List.of(InterruptedException.class))) {
+        if (isInterruption(failure)) {
             return Kind.INTERRUPTED;
         }
         if (Failures.has(failure, List.of(PoisonMessageException.class, EventFormatException.class))) {
@@ -48,5 +48,10 @@ final class FailureClassifier {
             return Kind.TRANSIENT;
         }
         return databaseAnswers.getAsBoolean() ? Kind.POISON : Kind.TRANSIENT;
+    }
+
+    /** The listener is being stopped: its thread was interrupted, whatever the failure says. */
+    static boolean isInterruption(Throwable failure) {
+        return Thread.currentThread().isInterrupted() || Failures.has(failure, List.of(InterruptedException.class));
     }
 }

@@ -2,8 +2,10 @@ package com.example.messaging.inbox;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,10 +16,12 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
 
 import com.example.events.DomainEvent;
 import com.example.events.EventHeaders;
 import com.example.events.EventTypes;
+import com.example.messaging.support.Settings;
 import com.example.service.failure.Failures;
 import com.example.service.faults.CrashPoints;
 
@@ -83,7 +87,7 @@ import reactor.core.publisher.Mono;
  * broker close the channel: the message is redelivered (one more delivery) and the late ack fails,
  * which is harmless because the redelivery is then a duplicate.
  */
-public final class Inbox implements Consumer<Message<byte[]>> {
+public final class Inbox implements Consumer<Message<Object>> {
 
     private static final Logger log = LoggerFactory.getLogger(Inbox.class);
 
@@ -96,24 +100,42 @@ public final class Inbox implements Consumer<Message<byte[]>> {
     private final CrashPoints crashPoints;
     private final InboxMetrics metrics;
     private final InboxProperties properties;
+    private final DeadLetterPublisher deadLetters;
 
+    /** @param deadLetters where poison deliveries of a batch go; only needed with batch consumption */
     Inbox(Collection<EventHandler<?>> handlers, InboxTransaction transaction, FailureClassifier failures,
-            CrashPoints crashPoints, InboxMetrics metrics, InboxProperties properties) {
+            CrashPoints crashPoints, InboxMetrics metrics, InboxProperties properties,
+            DeadLetterPublisher deadLetters) {
         this.handlers = byEventType(handlers);
         this.transaction = transaction;
         this.failures = failures;
         this.crashPoints = crashPoints;
         this.metrics = metrics;
         this.properties = properties;
+        this.deadLetters = deadLetters;
+        Settings.require(deadLetters != null || properties == null || !properties.batch().enabled(),
+                "messaging.inbox.batch.size above 1 needs the RabbitMQ connection factory (for dead letters)");
     }
 
     /**
-     * Handles one delivery; returns once it is acknowledged (or handed back to the broker).
+     * Handles one delivery, or a batch of them (the binding's batch mode, {@code messaging.inbox.batch.size});
+     * returns once each is acknowledged (or handed back to the broker).
      *
-     * @throws PoisonMessageException for a message that belongs in the dead-letter queue
+     * @throws PoisonMessageException for a single message that belongs in the dead-letter queue
      */
     @Override
-    public void accept(Message<byte[]> message) {
+    public void accept(Message<Object> message) {
+        if (message.getPayload() instanceof List<?> payloads) {
+            acceptBatch(InboxBatch.split(message, payloads));
+        } else if (message.getPayload() instanceof byte[] body) {
+            acceptOne(MessageBuilder.createMessage(body, message.getHeaders()));
+        } else {
+            throw new IllegalStateException("The inbox reads raw bodies, not " + message.getPayload().getClass()
+                    + ": the binding must not convert its input");
+        }
+    }
+
+    private void acceptOne(Message<byte[]> message) {
         Acknowledgement delivery = Acknowledgement.of(message);
         InboundEvent event;
         try {
@@ -142,6 +164,111 @@ public final class Inbox implements Consumer<Message<byte[]>> {
             metrics.duplicate(event.type());
         }
         delivery.ack();
+    }
+
+    /**
+     * A batch: poison deliveries go to the dead-letter queue alone, the events with a handler are applied in one
+     * transaction, and after its commit the whole batch is acknowledged with one frame. When that transaction fails
+     * for any reason, nothing of it stays, and the events are applied one at a time instead, each with its own
+     * retries, timeouts and poison verdict as a single delivery has them: a batch never makes an event poison.
+     */
+    private void acceptBatch(List<Message<byte[]>> deliveries) {
+        metrics.batch(deliveries.size());
+        List<Message<byte[]>> pending = new ArrayList<>(deliveries.size());
+        List<InboundEvent> events = new ArrayList<>(deliveries.size());
+        List<EventHandler<?>> eventHandlers = new ArrayList<>(deliveries.size());
+        for (Message<byte[]> delivery : deliveries) {
+            InboundEvent event;
+            try {
+                event = InboundEvent.from(delivery);
+            } catch (PoisonMessageException poison) {
+                deadLetterAlone(delivery, deadLetter(delivery, poison));
+                continue;
+            }
+            EventHandler<?> handler = handlers.get(event.type());
+            if (handler == null) {
+                log.debug("Event {} ({}) has no handler here: acknowledged without effect", event.id(), event.type());
+                metrics.ignored(event.type());
+                Acknowledgement.of(delivery).ack();
+                continue;
+            }
+            pending.add(delivery);
+            events.add(event);
+            eventHandlers.add(handler);
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        List<Boolean> applied;
+        try {
+            applied = transaction.applyAll(events, eventHandlers)
+                    .timeout(properties.transactionTimeout(),
+                            Mono.error(() -> new InboxTimeoutException(properties.transactionTimeout())))
+                    .block();
+        } catch (RuntimeException failure) {
+            if (FailureClassifier.isInterruption(failure)) {
+                log.info("Stopping while a batch of {} events was not applied: it goes back to the queue",
+                        pending.size());
+                pending.forEach(delivery -> Acknowledgement.of(delivery).requeue());
+                Thread.currentThread().interrupt();
+                return;
+            }
+            log.info("A batch of {} events was not applied together ({}); applying them one at a time",
+                    pending.size(), Failures.describe(failure));
+            acceptOneByOne(pending, events, eventHandlers);
+            return;
+        }
+        for (int i = 0; i < events.size(); i++) {
+            counted(events.get(i), Boolean.TRUE.equals(applied.get(i)));
+        }
+        if (applied.contains(Boolean.TRUE)) {
+            crashPoints.reach(ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK);
+        }
+        // Every other delivery of the batch is settled by now (dead letters, events without a handler).
+        Acknowledgement.of(pending.get(pending.size() - 1)).ackThrough();
+    }
+
+    /** The events of a batch whose common transaction failed, each in its own, as single deliveries. */
+    private void acceptOneByOne(List<Message<byte[]>> deliveries, List<InboundEvent> events,
+            List<EventHandler<?>> eventHandlers) {
+        for (int i = 0; i < deliveries.size(); i++) {
+            Message<byte[]> delivery = deliveries.get(i);
+            Optional<Boolean> applied;
+            try {
+                applied = applyUntilDone(delivery, events.get(i), eventHandlers.get(i));
+            } catch (PoisonMessageException poison) {
+                deadLetterAlone(delivery, poison);
+                continue;
+            }
+            if (applied.isEmpty()) {
+                deliveries.subList(i, deliveries.size()).forEach(rest -> Acknowledgement.of(rest).requeue());
+                Thread.currentThread().interrupt();
+                return;
+            }
+            counted(events.get(i), applied.get());
+            if (applied.get()) {
+                crashPoints.reach(ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK);
+            }
+            Acknowledgement.of(delivery).ack();
+        }
+    }
+
+    /** Acknowledges a poison delivery of a batch once its dead-letter copy is confirmed, else hands it back. */
+    private void deadLetterAlone(Message<byte[]> delivery, PoisonMessageException poison) {
+        if (deadLetters.publish(delivery, poison.getMessage())) {
+            Acknowledgement.of(delivery).ack();
+        } else {
+            Acknowledgement.of(delivery).requeue();
+        }
+    }
+
+    private void counted(InboundEvent event, boolean applied) {
+        if (applied) {
+            metrics.applied(event.type());
+        } else {
+            log.debug("Duplicate event {} ({}) acknowledged without effect", event.id(), event.type());
+            metrics.duplicate(event.type());
+        }
     }
 
     /**

@@ -71,7 +71,8 @@ public class InboxAutoConfiguration {
         Inbox inbox(ObjectProvider<EventHandler<?>> handlers, ConnectionFactory connectionFactory,
                 ReactiveTransactionManager transactionManager, OutboxWriter outbox, CrashPoints crashPoints,
                 ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties,
-                ObjectProvider<ServiceProperties> service) {
+                ObjectProvider<ServiceProperties> service,
+                ObjectProvider<org.springframework.amqp.rabbit.connection.ConnectionFactory> rabbit) {
             service.ifAvailable(settings -> properties.requireLongerThan(settings.database().statementTimeout()));
             // A client on the same ConnectionFactory joins the transaction the operator opens.
             DatabaseClient db = DatabaseClient.create(connectionFactory);
@@ -79,7 +80,11 @@ public class InboxAutoConfiguration {
                     TransactionalOperator.create(transactionManager), outbox, crashPoints);
             FailureClassifier failures = new FailureClassifier(new DatabaseProbe(db, properties.probeTimeout()));
             InboxMetrics metrics = new InboxMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry));
-            return new Inbox(handlers.orderedStream().toList(), transaction, failures, crashPoints, metrics, properties);
+            DeadLetterPublisher deadLetters = properties.batch().enabled() && rabbit.getIfAvailable() != null
+                    ? new DeadLetterPublisher(rabbit.getObject(), properties.transactionTimeout())
+                    : null;
+            return new Inbox(handlers.orderedStream().toList(), transaction, failures, crashPoints, metrics, properties,
+                    deadLetters);
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -88,8 +93,8 @@ public class InboxAutoConfiguration {
 
             @Bean
             @ConditionalOnBean(BindingServiceProperties.class)
-            InboxBinding inboxBinding(Inbox inbox, BindingServiceProperties bindings) {
-                return new InboxBinding(inbox, bindings);
+            InboxBinding inboxBinding(Inbox inbox, BindingServiceProperties bindings, InboxProperties properties) {
+                return new InboxBinding(inbox, bindings, properties.batch());
             }
 
             /** What the dead-letter endpoints, gauges and health know this service's queues by. */

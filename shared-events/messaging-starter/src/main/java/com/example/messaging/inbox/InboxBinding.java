@@ -36,8 +36,10 @@ final class InboxBinding implements BinderCustomizer {
 
     private final String routingKeys;
     private final InboxQueues queues;
+    private final InboxProperties.Batch batch;
 
-    InboxBinding(Inbox inbox, BindingServiceProperties bindings) {
+    InboxBinding(Inbox inbox, BindingServiceProperties bindings, InboxProperties.Batch batch) {
+        this.batch = batch;
         Map<String, Set<String>> subscriptions = inbox.subscriptions();
         Set<String> types = new TreeSet<>();
         subscriptions.values().forEach(types::addAll);
@@ -48,6 +50,9 @@ final class InboxBinding implements BinderCustomizer {
             binding.setDestination(String.join(",", subscriptions.keySet()));
         }
         this.queues = InboxQueues.of(binding.getDestination(), binding.getGroup());
+        if (batch.enabled()) {
+            bindings.getConsumerProperties(NAME).setBatchMode(true);
+        }
         log.info("Inbox subscribes group {} to {}", binding.getGroup(), subscriptions);
     }
 
@@ -87,6 +92,17 @@ final class InboxBinding implements BinderCustomizer {
                 && rabbit.getBindingRoutingKey() == null) {
             rabbit.setBindingRoutingKey(routingKeys);
             rabbit.setBindingRoutingKeyDelimiter(",");
+        }
+        if (batch.enabled() && binder instanceof ExtendedPropertiesBinder<?, ?, ?> extended
+                && extended.getExtendedConsumerProperties(NAME) instanceof RabbitConsumerProperties rabbit) {
+            // Batches assembled by the listener container (consumer-side batching), handed over as one message.
+            rabbit.setEnableBatching(true);
+            rabbit.setBatchSize(batch.size());
+            rabbit.setReceiveTimeout(batch.linger().toMillis());
+            if (rabbit.getPrefetch() < batch.size()) {
+                log.warn("messaging.inbox.batch.size is {} but the prefetch only {}: batches stay smaller",
+                        batch.size(), rabbit.getPrefetch());
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** Counters of what the inbox did with each message, tagged by event type. */
@@ -11,9 +12,17 @@ final class InboxMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> processed = new ConcurrentHashMap<>();
+    private final DistributionSummary batches;
 
     InboxMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.batches = DistributionSummary.builder("events.batch.size")
+                .description("Deliveries per batch the inbox received (batch consumption only)")
+                .register(registry);
+    }
+
+    void batch(int deliveries) {
+        batches.record(deliveries);
     }
 
     void applied(String eventType) {

@@ -21,6 +21,7 @@ import com.example.messaging.support.Settings;
  *                             transaction timeout, while the database answers) that make the message poison
  * @param backoff              pause between attempts while the database is unavailable or an attempt timed out
  * @param retention            how long processed event ids are remembered
+ * @param batch                consumption of several deliveries in one transaction
  */
 @ConfigurationProperties("messaging.inbox")
 public record InboxProperties(
@@ -28,7 +29,8 @@ public record InboxProperties(
         @DefaultValue("2s") Duration probeTimeout,
         @DefaultValue("3") int timeoutsBeforePoison,
         @DefaultValue @NestedConfigurationProperty Backoff backoff,
-        @DefaultValue Retention retention) {
+        @DefaultValue Retention retention,
+        @DefaultValue Batch batch) {
 
     public InboxProperties {
         Settings.requirePositive(transactionTimeout, "messaging.inbox.transaction-timeout");
@@ -61,6 +63,31 @@ public record InboxProperties(
             Settings.requirePositive(age, "messaging.inbox.retention.age");
             Settings.requirePositive(interval, "messaging.inbox.retention.interval");
             Settings.require(batchSize >= 1, "messaging.inbox.retention.batch-size must be at least 1");
+        }
+    }
+
+    /**
+     * Batch consumption: the binding hands the inbox up to {@code size} deliveries at once, which it applies in one
+     * transaction (still one processed_events row per event) and acknowledges together after the commit. A batch
+     * closes when it is full or when no further message arrives within {@code linger}; so under load batches fill
+     * from what the broker has already sent (the prefetch), and a lone event waits at most {@code linger}. Size 1
+     * (the default) is one transaction per delivery.
+     *
+     * @param size   the most deliveries per transaction; more than 1 needs a prefetch at least as large to fill
+     * @param linger how long the consumer waits for the next message of an open batch
+     */
+    public record Batch(
+            @DefaultValue("1") int size,
+            @DefaultValue("5ms") Duration linger) {
+
+        public Batch {
+            Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
+            Settings.requirePositive(linger, "messaging.inbox.batch.linger");
+        }
+
+        /** Whether deliveries are consumed in batches at all. */
+        public boolean enabled() {
+            return size > 1;
         }
     }
 }

@@ -1,5 +1,11 @@
 package com.example.messaging.inbox;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
 import org.reactivestreams.Publisher;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
@@ -33,14 +39,41 @@ final class InboxTransaction {
     /** Emits true when the effect was applied and committed, false when the event had been processed before. */
     Mono<Boolean> apply(InboundEvent event, EventHandler<?> handler) {
         Mono<Boolean> work = processed.claim(event)
-                .flatMap(claimed -> claimed ? applyEffect(event, handler).thenReturn(true) : Mono.just(false));
+                .flatMap(claimed -> claimed ? applyEffect(event, handler).then(beforeCommit()).thenReturn(true)
+                        : Mono.just(false));
+        return transactional.transactional(work);
+    }
+
+    /**
+     * Applies a batch in one transaction: one statement claims every id, then the new events' effects and replies
+     * follow in delivery order. Emits, per event in order, whether this transaction applied it (false for an event
+     * processed before, or a second copy of one earlier in the same batch). Any failure rolls back the whole batch.
+     */
+    Mono<List<Boolean>> applyAll(List<InboundEvent> events, List<EventHandler<?>> handlers) {
+        Mono<List<Boolean>> work = processed.claimAll(events).flatMap(claimed -> {
+            Set<UUID> unapplied = new HashSet<>(claimed);
+            List<Boolean> applied = new ArrayList<>(events.size());
+            return Flux.range(0, events.size())
+                    .concatMap(i -> {
+                        InboundEvent event = events.get(i);
+                        boolean isNew = unapplied.remove(event.id());
+                        applied.add(isNew);
+                        return isNew ? applyEffect(event, handlers.get(i)) : Mono.empty();
+                    })
+                    .then(Mono.defer(() -> applied.contains(true) ? beforeCommit() : Mono.empty()))
+                    .then(Mono.fromSupplier(() -> applied));
+        });
         return transactional.transactional(work);
     }
 
     private Mono<Void> applyEffect(InboundEvent event, EventHandler<?> handler) {
         return Flux.from(dispatch(handler, event.event()))
                 .concatMap(reply -> outbox.append(OutboundEvent.of(reply).causedBy(event.traceparent())))
-                .then(Mono.fromRunnable(() -> crashPoints.reach(ConsumerCrashPoints.BEFORE_COMMIT)));
+                .then();
+    }
+
+    private Mono<Void> beforeCommit() {
+        return Mono.fromRunnable(() -> crashPoints.reach(ConsumerCrashPoints.BEFORE_COMMIT));
     }
 
     private static <E extends DomainEvent> Publisher<? extends DomainEvent> dispatch(EventHandler<E> handler,

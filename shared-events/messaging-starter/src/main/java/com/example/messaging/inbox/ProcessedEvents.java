@@ -1,6 +1,10 @@
 package com.example.messaging.inbox;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 
 import org.springframework.r2dbc.core.DatabaseClient;
 
@@ -29,6 +33,23 @@ final class ProcessedEvents {
                 .fetch()
                 .rowsUpdated()
                 .map(inserted -> inserted == 1);
+    }
+
+    /**
+     * Claims the ids of a batch in one statement; emits the ids that are new (this transaction applies those events).
+     * An id twice in the batch is new at most once; which copy applies is the caller's choice (the first).
+     */
+    Mono<Set<UUID>> claimAll(List<InboundEvent> events) {
+        UUID[] ids = events.stream().map(InboundEvent::id).toArray(UUID[]::new);
+        String[] types = events.stream().map(InboundEvent::type).toArray(String[]::new);
+        return db.sql("insert into processed_events (event_id, event_type) "
+                        + "select * from unnest(:eventIds::uuid[], :eventTypes::text[]) "
+                        + "on conflict (event_id) do nothing returning event_id")
+                .bind("eventIds", ids)
+                .bind("eventTypes", types)
+                .map(row -> row.get(0, UUID.class))
+                .all()
+                .collect(HashSet::new, Set::add);
     }
 
     /**

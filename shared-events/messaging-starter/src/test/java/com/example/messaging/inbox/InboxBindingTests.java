@@ -3,6 +3,7 @@ package com.example.messaging.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -24,21 +25,24 @@ import reactor.core.publisher.Flux;
  */
 class InboxBindingTests {
 
+    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, Duration.ofMillis(5));
+
     @Test
     void handlersThatMatchTheContractGiveTheDestinations() {
         BindingServiceProperties bindings = bindingsOf("order-service");
 
         new InboxBinding(inbox(handler(InventoryEvent.class), handler(CouponEvent.class), handler(RiskEvent.class)),
-                bindings);
+                bindings, ONE_AT_A_TIME);
 
         assertThat(bindings.getBindingProperties(InboxBinding.NAME).getDestination())
                 .isEqualTo("coupon.events,inventory.events,risk.events");
+        assertThat(bindings.getConsumerProperties(InboxBinding.NAME).isBatchMode()).isFalse();
     }
 
     @Test
     void aHandlerTheContractDoesNotListRefusesToStart() {
         assertThatThrownBy(() -> new InboxBinding(inbox(handler(OrderCreated.class), handler(OrderCancelled.class)),
-                bindingsOf("risk-service")))
+                bindingsOf("risk-service"), ONE_AT_A_TIME))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("risk-service handle {order.events=[OrderCancelled, OrderCreated]}")
                 .hasMessageContaining("consumes {order.events=[OrderCreated]}");
@@ -46,7 +50,7 @@ class InboxBindingTests {
 
     @Test
     void aTypeTheContractListsButNoHandlerHandlesRefusesToStart() {
-        assertThatThrownBy(() -> new InboxBinding(inbox(handler(OrderCreated.class)), bindingsOf("inventory-service")))
+        assertThatThrownBy(() -> new InboxBinding(inbox(handler(OrderCreated.class)), bindingsOf("inventory-service"), ONE_AT_A_TIME))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("consumes {order.events=[OrderCancelled, OrderCreated]}");
     }
@@ -55,9 +59,19 @@ class InboxBindingTests {
     void aGroupTheContractDoesNotKnowStartsWithTheDestinationsOfItsHandlers() {
         BindingServiceProperties bindings = bindingsOf("shipping-service");
 
-        new InboxBinding(inbox(handler(OrderCreated.class)), bindings);
+        new InboxBinding(inbox(handler(OrderCreated.class)), bindings, ONE_AT_A_TIME);
 
         assertThat(bindings.getBindingProperties(InboxBinding.NAME).getDestination()).isEqualTo("order.events");
+    }
+
+    @Test
+    void batchConsumptionPutsTheBindingInBatchMode() {
+        BindingServiceProperties bindings = bindingsOf("risk-service");
+
+        new InboxBinding(inbox(handler(OrderCreated.class)), bindings,
+                new InboxProperties.Batch(16, Duration.ofMillis(5)));
+
+        assertThat(bindings.getConsumerProperties(InboxBinding.NAME).isBatchMode()).isTrue();
     }
 
     private static BindingServiceProperties bindingsOf(String group) {
@@ -70,7 +84,7 @@ class InboxBindingTests {
 
     /** Only the handlers matter to the binding. */
     private static Inbox inbox(EventHandler<?>... handlers) {
-        return new Inbox(List.of(handlers), null, null, null, null, null);
+        return new Inbox(List.of(handlers), null, null, null, null, null, null);
     }
 
     private static <E extends DomainEvent> EventHandler<E> handler(Class<E> type) {

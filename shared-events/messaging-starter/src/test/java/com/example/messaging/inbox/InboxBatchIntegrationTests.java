@@ -1,0 +1,173 @@
+package com.example.messaging.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageBuilder;
+import org.springframework.amqp.rabbit.retry.RepublishMessageRecoverer;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.cloud.stream.binding.BindingsLifecycleController;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.r2dbc.core.DatabaseClient;
+
+import com.example.events.DomainEvent;
+import com.example.events.EventHeaders;
+import com.example.events.OrderCreated;
+import com.example.events.OrderEvent;
+import com.example.messaging.relay.RelayTestApplication;
+import com.example.testsupport.ConsumerTestSupport;
+import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.TestEvents;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import reactor.core.publisher.Mono;
+
+/**
+ * Batch consumption ({@code messaging.inbox.batch.size} above 1) against the real broker and database: events that
+ * waited in the queue arrive in batches and each is applied once, duplicates (also two copies in one batch) without
+ * effect, poison alone in the dead-letter queue with its reason while the rest of its batch is applied, and a batch
+ * whose common transaction fails is applied one event at a time, so that only the event that cannot be applied is
+ * poison. The binding starts only once the test has filled the queue, so the batches are full.
+ */
+@SpringBootTest(classes = { RelayTestApplication.class, InboxBatchIntegrationTests.Handlers.class }, properties = {
+        "spring.application.name=inbox-batch-test",
+        "messaging.inbox.batch.size=8",
+        "spring.cloud.stream.rabbit.default.consumer.prefetch=16",
+        "spring.cloud.stream.default.consumer.concurrency=1",
+        "spring.cloud.stream.bindings.inbox-in-0.consumer.auto-startup=false" })
+@FreshInfrastructure
+class InboxBatchIntegrationTests extends ConsumerTestSupport {
+
+    private static final String QUEUE = "order.events.inbox-batch-test";
+    private static final AtomicLong ORDERS = new AtomicLong();
+
+    @Autowired
+    BindingsLifecycleController bindings;
+
+    @Override
+    protected String replyExchange() {
+        return OrderEvent.EXCHANGE;
+    }
+
+    @BeforeEach
+    void createCounters() {
+        database.execute("create table if not exists order_counters "
+                + "(order_id bigint primary key, applied integer not null default 0)");
+        bindings.stop(InboxBinding.NAME);
+    }
+
+    @Test
+    void waitingEventsAreAppliedOnceInBatchesAndAPoisonMessageGoesAloneToTheDeadLetterQueue() {
+        List<OrderCreated> orders = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            orders.add(newOrder());
+        }
+        double duplicatesBefore = counter("events.duplicates", null);
+        double poisonBefore = counter("events.poison", null);
+        long batchesBefore = batches().count();
+
+        orders.subList(0, 10).forEach(broker::publish);
+        broker.publish(orders.get(3));
+        broker.publish(orders.get(3));
+        broker.publishToQueue(QUEUE, MessageBuilder.withBody("{\"event_id\": ".getBytes(StandardCharsets.UTF_8))
+                .copyProperties(TestEvents.message(newOrder()).getMessageProperties()).build());
+        orders.subList(10, 20).forEach(broker::publish);
+        await().atMost(PATIENCE).until(() -> broker.ready(QUEUE) == 23);
+        bindings.start(InboxBinding.NAME);
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(orders).allSatisfy(order ->
+                assertThat(applied(order.orderId())).as("order %d", order.orderId()).isEqualTo(1)));
+        Message dead = awaitDeadLetter();
+        assertThat((String) dead.getMessageProperties().getHeader(EventHeaders.POISON_REASON))
+                .contains("malformed JSON");
+        assertThat((String) dead.getMessageProperties().getHeader(RepublishMessageRecoverer.X_EXCEPTION_MESSAGE))
+                .contains("malformed JSON");
+        assertThat((String) dead.getMessageProperties().getHeader(EventHeaders.EVENT_TYPE)).isEqualTo("OrderCreated");
+        assertThat(dead.getMessageProperties().getMessageId()).isNotBlank();
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(counter("events.duplicates", null) - duplicatesBefore).isEqualTo(2));
+        assertThat(counter("events.poison", null) - poisonBefore).isEqualTo(1);
+        assertThat(batches().count() - batchesBefore).as("23 deliveries in batches of at most 8").isBetween(3L, 22L);
+        assertThat(batches().max()).isEqualTo(8);
+        assertThat(orders).allSatisfy(order -> assertThat(database.count(
+                "select count(*) from processed_events where event_id = ?", order.eventId())).isEqualTo(1));
+        awaitQueueDrained(QUEUE);
+        assertThat(broker.ready(QUEUE + ".dlq")).isZero();
+    }
+
+    @Test
+    void aBatchWhoseTransactionFailsIsAppliedOneEventAtATimeAndOnlyTheBadEventIsPoison() {
+        List<OrderCreated> orders = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            orders.add(newOrder());
+        }
+        // No counter row: the handler fails for this one while the database answers.
+        OrderCreated bad = new OrderCreated(UUID.randomUUID(), ORDERS.incrementAndGet(), 7L, List.of(1L), null,
+                Instant.now());
+        double poisonBefore = counter("events.poison", null);
+
+        orders.subList(0, 3).forEach(broker::publish);
+        broker.publish(bad);
+        orders.subList(3, 7).forEach(broker::publish);
+        await().atMost(PATIENCE).until(() -> broker.ready(QUEUE) == 8);
+        bindings.start(InboxBinding.NAME);
+
+        Message dead = awaitDeadLetter();
+        assertThat(dead.getMessageProperties().getMessageId()).isEqualTo(bad.eventId().toString());
+        assertThat((String) dead.getMessageProperties().getHeader(EventHeaders.POISON_REASON))
+                .contains("no counter for order " + bad.orderId());
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(orders).allSatisfy(order ->
+                assertThat(applied(order.orderId())).isEqualTo(1)));
+        assertThat(database.count("select count(*) from processed_events where event_id = ?", bad.eventId()))
+                .isZero();
+        assertThat(counter("events.poison", null) - poisonBefore).isEqualTo(1);
+        awaitQueueDrained(QUEUE);
+    }
+
+    private OrderCreated newOrder() {
+        long orderId = ORDERS.incrementAndGet();
+        database.execute("insert into order_counters (order_id) values (?)", orderId);
+        return new OrderCreated(UUID.randomUUID(), orderId, 7L, List.of(1L), null, Instant.now());
+    }
+
+    private long applied(long orderId) {
+        return database.count("select applied from order_counters where order_id = ?", orderId);
+    }
+
+    private DistributionSummary batches() {
+        return meters.get("events.batch.size").summary();
+    }
+
+    private Message awaitDeadLetter() {
+        return await().atMost(PATIENCE).until(() -> broker.receive(QUEUE + ".dlq",
+                java.time.Duration.ofMillis(500)), message -> message != null);
+    }
+
+    /** The service under test: counts each order it applies, and fails for an order it has no counter for. */
+    @Configuration(proxyBeanMethods = false)
+    static class Handlers {
+
+        @Bean
+        EventHandler<OrderCreated> countOrders(DatabaseClient db) {
+            return EventHandler.of(OrderCreated.class, order -> db
+                    .sql("update order_counters set applied = applied + 1 where order_id = :orderId")
+                    .bind("orderId", order.orderId())
+                    .fetch()
+                    .rowsUpdated()
+                    .flatMap(updated -> updated == 1 ? Mono.<DomainEvent>empty()
+                            : Mono.error(new IllegalStateException("no counter for order " + order.orderId()))));
+        }
+    }
+}
