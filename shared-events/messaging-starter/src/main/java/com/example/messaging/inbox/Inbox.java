@@ -55,6 +55,13 @@ import reactor.core.publisher.Mono;
  * capped exponential backoff, until it succeeds.</li>
  * </ul>
  *
+ * <h2>Batches</h2>
+ * With {@code messaging.inbox.batch.size} above 1 the binding hands over up to that many deliveries at once. Poison
+ * found while reading leaves the batch alone ({@link DeadLetterPublisher}); the other events are applied in one
+ * transaction ({@link InboxTransaction#applyAll}) and acknowledged together after its commit. A batch whose
+ * transaction fails is applied one event at a time, each with the outcomes above, so a batch never makes an event
+ * poison.
+ *
  * <h2>Why the binder is configured as it is (the messaging starter's defaults)</h2>
  * The RabbitMQ binder gives three ways to deal with a listener exception, and none of them may see
  * a database outage:

@@ -69,9 +69,10 @@ public record InboxProperties(
     /**
      * Batch consumption: the binding hands the inbox up to {@code size} deliveries at once, which it applies in one
      * transaction (still one processed_events row per event) and acknowledges together after the commit. A batch
-     * closes when it is full or when no further message arrives within {@code linger}; so under load batches fill
-     * from what the broker has already sent (the prefetch), and a lone event waits at most {@code linger}. Size 1
-     * (the default) is one transaction per delivery.
+     * closes when it is full, when no further message arrives within {@code linger}, or at the latest about one
+     * {@code linger} after its first message; so under load batches fill from what the broker has already sent (the
+     * prefetch), and an event waits at most about twice the linger for its batch to close. An idle consumer also
+     * wakes once per linger. Size 1 (the default) is one transaction per delivery.
      *
      * @param size   the most deliveries per transaction; more than 1 needs a prefetch at least as large to fill
      * @param linger how long the consumer waits for the next message of an open batch

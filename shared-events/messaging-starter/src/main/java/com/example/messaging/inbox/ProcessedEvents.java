@@ -42,9 +42,10 @@ final class ProcessedEvents {
     Mono<Set<UUID>> claimAll(List<InboundEvent> events) {
         UUID[] ids = events.stream().map(InboundEvent::id).toArray(UUID[]::new);
         String[] types = events.stream().map(InboundEvent::type).toArray(String[]::new);
+        // In id order: two batches that share ids (copies of one event) then wait for each other, never in a circle.
         return db.sql("insert into processed_events (event_id, event_type) "
-                        + "select * from unnest(:eventIds::uuid[], :eventTypes::text[]) "
-                        + "on conflict (event_id) do nothing returning event_id")
+                        + "select id, type from unnest(:eventIds::uuid[], :eventTypes::text[]) as batch (id, type) "
+                        + "order by id on conflict (event_id) do nothing returning event_id")
                 .bind("eventIds", ids)
                 .bind("eventTypes", types)
                 .map(row -> row.get(0, UUID.class))

@@ -6,14 +6,19 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import org.springframework.amqp.rabbit.listener.MessageListenerContainer;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.stream.config.BindingServiceProperties;
+import org.springframework.cloud.stream.config.ListenerContainerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.transaction.ReactiveTransactionManager;
 
 import com.example.events.CouponEvent;
@@ -77,6 +82,30 @@ class InboxAutoConfigurationTests {
                 .withBean(BindingServiceProperties.class)
                 .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
                 .run(context -> assertThat(context.getBean(InboxQueues.class).queues()).isEmpty());
+    }
+
+    @Test
+    void batchConsumptionBoundsHowLongABatchStaysOpenAndNeedsTheBrokerConnectionForDeadLetters() {
+        runner.withUserConfiguration(Handlers.class)
+                .withBean(BindingServiceProperties.class)
+                .withBean("integrationConversionService", ConversionService.class, DefaultConversionService::new)
+                .withBean("rabbitConnectionFactory", CachingConnectionFactory.class,
+                        () -> new CachingConnectionFactory("localhost"))
+                .withPropertyValues("messaging.inbox.batch.size=16", "messaging.inbox.batch.linger=7ms")
+                .run(context -> {
+                    SimpleMessageListenerContainer container = new SimpleMessageListenerContainer();
+                    @SuppressWarnings("unchecked")
+                    ListenerContainerCustomizer<MessageListenerContainer> timing = context.getBean("inboxBatchTiming",
+                            ListenerContainerCustomizer.class);
+                    timing.configure(container, "order.events", "test-consumer");
+                    assertThat(ReflectionTestUtils.getField(container, "batchReceiveTimeout")).isEqualTo(7L);
+                });
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=16")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.inbox.batch.size above 1 needs the RabbitMQ connection"));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.inbox.batch.size must be at least 1"));
     }
 
     @Test
