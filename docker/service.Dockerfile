@@ -9,9 +9,10 @@ RUN test -n "${MODULE}" -a -n "${PORT}" || { echo "build arguments MODULE and PO
  && useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin app
 WORKDIR /app
 COPY --chown=10001:10001 ${MODULE}/target/${MODULE}.jar app.jar
-# Heap and metaspace sized from the container's memory limit; serial GC suits one or two cores.
+# Heap and metaspace sized from the container's memory limit; serial GC suits one or two cores; the monitoring
+# counters sampled once a second (less CPU while idle).
 ENV SERVER_PORT=${PORT} \
-    JAVA_OPTS="-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError" \
+    JAVA_OPTS="-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:PerfDataSamplingInterval=1000 -XX:+ExitOnOutOfMemoryError" \
     LANG=C.UTF-8
 USER 10001:10001
 EXPOSE ${PORT}

@@ -152,7 +152,8 @@ public final class ContainerTopology implements Topology {
         environment.put("RABBITMQ_PASSWORD", broker.password());
         environment.put("SPRING_APPLICATION_JSON", JSON.writeValueAsString(serviceSettings.apply(service)));
         // The image's options plus the C1-only JIT the processes driver uses too: four JVMs start on two cores.
-        environment.put("JAVA_OPTS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError "
+        environment.put("JAVA_OPTS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:PerfDataSamplingInterval=1000 "
+                + "-XX:+ExitOnOutOfMemoryError "
                 + "-XX:TieredStopAtLevel=1");
         return environment;
     }

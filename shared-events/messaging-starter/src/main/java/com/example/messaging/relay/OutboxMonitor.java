@@ -28,7 +28,19 @@ final class OutboxMonitor {
     }
 
     Mono<Void> refresh() {
-        return stats.get().doOnNext(stats -> snapshot = new Snapshot(stats, nanoTime.getAsLong())).then();
+        return Mono.defer(() -> {
+            long asked = nanoTime.getAsLong();
+            return stats.get().doOnNext(stats -> snapshot = new Snapshot(stats, nanoTime.getAsLong(), asked));
+        }).then();
+    }
+
+    /**
+     * Whether figures asked for after {@code sinceNanos} (a {@link System#nanoTime()} reading) found no row waiting
+     * that is not parked: every row committed before that moment was visible to them.
+     */
+    boolean nothingPendingSince(long sinceNanos) {
+        Snapshot current = snapshot;
+        return current != null && current.askedAtNanos() - sinceNanos > 0 && current.stats().pending() == 0;
     }
 
     boolean hasFigures() {
@@ -71,6 +83,6 @@ final class OutboxMonitor {
                 : Optional.of(Duration.ofNanos(Math.max(0, nanoTime.getAsLong() - current.takenAtNanos())));
     }
 
-    private record Snapshot(OutboxStore.BacklogStats stats, long takenAtNanos) {
+    private record Snapshot(OutboxStore.BacklogStats stats, long takenAtNanos, long askedAtNanos) {
     }
 }

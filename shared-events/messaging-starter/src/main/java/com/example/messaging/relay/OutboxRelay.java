@@ -22,7 +22,8 @@ import reactor.util.retry.Retry;
  * Runs the relay for as long as the application runs: one {@link RelayCycle} at a time, started by
  * a notification, by the poll interval, or by the previous cycle having found work (it keeps going
  * until a cycle claims nothing). Wake-ups that arrive during a cycle collapse into one. Beside it,
- * on the same small scheduler, the backlog figures are refreshed.
+ * on the same small scheduler, the backlog figures are refreshed. While nothing waits and the LISTEN
+ * connection is up, polls are skipped ({@link QuietPolls}).
  *
  * <p>Every failure of a cycle (database or broker down) is logged and waited out until the next
  * wake-up; a cycle that hangs (a database connection that stops answering without closing) is
@@ -44,6 +45,7 @@ final class OutboxRelay implements SmartLifecycle {
     private final Object lifecycle = new Object();
     private Running running;
     private int failuresInARow;
+    private volatile QuietPolls quietPolls;
 
     OutboxRelay(RelayCycle cycle, NotificationListener listener, OutboxMonitor monitor, RelayProperties properties) {
         this.cycle = cycle;
@@ -63,8 +65,13 @@ final class OutboxRelay implements SmartLifecycle {
             Sinks.Empty<Void> stopping = Sinks.empty();
             CountDownLatch drained = new CountDownLatch(1);
 
+            QuietPolls quiet = new QuietPolls(listener::isListening, monitor, properties.listener().quietPoll(),
+                    System::nanoTime);
+            quietPolls = quiet;
             Flux<Object> wakeUps = Flux.<Object>merge(
-                            Flux.interval(Duration.ZERO, properties.pollInterval(), scheduler).onBackpressureDrop(),
+                            Flux.interval(Duration.ZERO, properties.pollInterval(), scheduler)
+                                    .filter(tick -> !quiet.skip())
+                                    .onBackpressureDrop(),
                             listener.wakeUps(),
                             nudges.asFlux())
                     .takeUntilOther(stopping.asMono())
@@ -151,6 +158,7 @@ final class OutboxRelay implements SmartLifecycle {
     }
 
     private void succeeded(boolean moreDue, Sinks.Many<Boolean> nudges) {
+        quietPolls.cycleEnded(!cycle.lastClaimWasEmpty());
         if (failuresInARow > 0) {
             log.info("Outbox relay recovered after {} failed cycles", failuresInARow);
             failuresInARow = 0;
@@ -162,6 +170,7 @@ final class OutboxRelay implements SmartLifecycle {
     }
 
     private Mono<Boolean> failed(Throwable e) {
+        quietPolls.cycleEnded(true);
         failuresInARow++;
         // One warning per outage, not one per poll.
         if (failuresInARow == 1) {

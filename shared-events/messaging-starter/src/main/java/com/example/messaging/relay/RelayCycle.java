@@ -50,6 +50,8 @@ final class RelayCycle {
      * has a problem no single row can be blamed for; the backlog's age reports that instead.
      */
     private Instant lastAccepted;
+    /** Whether the last cycle's claim found no row due. */
+    private volatile boolean lastClaimEmpty;
 
     RelayCycle(OutboxStore store, OutboxPublisher publisher, TransactionalOperator transactions,
             CrashPoints crashPoints, Backoff backoff, RelayMetrics metrics, RelayProperties properties, Clock clock) {
@@ -75,6 +77,7 @@ final class RelayCycle {
     Mono<Boolean> runOnce(Scheduler scheduler) {
         Mono<Boolean> batch = store.claim(batchSize)
                 .collectList()
+                .doOnNext(rows -> lastClaimEmpty = rows.isEmpty())
                 .flatMap(rows -> rows.isEmpty() ? Mono.just(false) : relay(rows, scheduler));
         return publisher.declareConfiguredExchanges(scheduler)
                 .onErrorResume(e -> {
@@ -82,6 +85,11 @@ final class RelayCycle {
                     return Mono.empty();
                 })
                 .then(transactions.transactional(batch));
+    }
+
+    /** Whether the last cycle that got as far as its claim found no row due (false before the first). */
+    boolean lastClaimWasEmpty() {
+        return lastClaimEmpty;
     }
 
     private Mono<Boolean> relay(List<OutboxRow> rows, Scheduler scheduler) {

@@ -72,15 +72,22 @@ public record RelayProperties(
      * @param reconnectInitial first delay before reconnecting after the connection dropped (database
      *                         restart, network); it doubles up to {@code reconnectMax}
      * @param reconnectMax     the longest delay between two attempts to reconnect
+     * @param quietPoll        the poll interval while the relay has nothing to poll for: the connection is
+     *                         listening (every commit that writes a row wakes the relay) and the last cycle and the
+     *                         backlog figures taken after it found no row waiting; longer than {@code poll-interval}
+     *                         makes an idle service cheaper, and a row nobody was told about waits at most
+     *                         {@code stats-interval} plus {@code poll-interval} all the same (the figures see it)
      */
     public record Listener(
             @DefaultValue("true") boolean enabled,
             @DefaultValue("500ms") Duration reconnectInitial,
-            @DefaultValue("30s") Duration reconnectMax) {
+            @DefaultValue("30s") Duration reconnectMax,
+            @DefaultValue("10s") Duration quietPoll) {
 
         public Listener {
             requirePositive(reconnectInitial, "listener.reconnect-initial");
             requirePositive(reconnectMax, "listener.reconnect-max");
+            requirePositive(quietPoll, "listener.quiet-poll");
         }
     }
 

@@ -1,0 +1,92 @@
+package com.example.messaging.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import reactor.core.publisher.Mono;
+
+/** When the relay may skip a poll, on a clock the test moves. */
+class QuietPollsTests {
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final AtomicLong pending = new AtomicLong();
+    private final AtomicBoolean listening = new AtomicBoolean(true);
+    private final OutboxMonitor monitor = new OutboxMonitor(
+            () -> Mono.fromSupplier(() -> new OutboxStore.BacklogStats(pending.get(), 0, null)), now::get);
+    private final QuietPolls polls = new QuietPolls(listening::get, monitor, Duration.ofSeconds(10), now::get);
+
+    @Test
+    void anIdleRelayThatListensSkipsPollsOnceFiguresTakenAfterItsLastBusyCycleSeeNothingWaiting() {
+        assertThat(polls.skip()).as("nothing known yet").isFalse();
+        later(1);
+        polls.cycleEnded(false);
+        assertThat(polls.skip()).as("no figures yet").isFalse();
+        later(1);
+        refresh();
+        assertThat(polls.skip()).isTrue();
+    }
+
+    @Test
+    void figuresAskedForBeforeTheLastCycleThatFoundRowsDoNotCount() {
+        later(1);
+        refresh();
+        later(1);
+        polls.cycleEnded(true);
+        later(1);
+        polls.cycleEnded(false);
+        assertThat(polls.skip()).as("a row it found may have failed and be backing off").isFalse();
+        later(1);
+        refresh();
+        assertThat(polls.skip()).isTrue();
+    }
+
+    @Test
+    void aRowWaitingInTheFiguresAFailedCycleOrALostListenerMeanPolling() {
+        quietNow();
+        pending.set(1);
+        later(1);
+        refresh();
+        assertThat(polls.skip()).as("a row waits (backing off, or nobody was told)").isFalse();
+
+        pending.set(0);
+        quietNow();
+        polls.cycleEnded(true);
+        assertThat(polls.skip()).as("a failed cycle").isFalse();
+
+        quietNow();
+        listening.set(false);
+        assertThat(polls.skip()).as("notifications are not arriving").isFalse();
+    }
+
+    @Test
+    void evenAQuietRelayPollsEveryQuietPollInterval() {
+        quietNow();
+        later(8);
+        assertThat(polls.skip()).as("9 s after the last cycle").isTrue();
+        later(1);
+        assertThat(polls.skip()).isFalse();
+        polls.cycleEnded(false);
+        assertThat(polls.skip()).isTrue();
+    }
+
+    private void quietNow() {
+        later(1);
+        polls.cycleEnded(false);
+        later(1);
+        refresh();
+        assertThat(polls.skip()).isTrue();
+    }
+
+    private void refresh() {
+        monitor.refresh().block();
+    }
+
+    private void later(long seconds) {
+        now.addAndGet(Duration.ofSeconds(seconds).toNanos());
+    }
+}
