@@ -163,12 +163,9 @@ public final class Inbox implements Consumer<Message<Object>> {
             Thread.currentThread().interrupt();
             return;
         }
+        counted(event, applied.get());
         if (applied.get()) {
-            metrics.applied(event.type());
             crashPoints.reach(ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK);
-        } else {
-            log.debug("Duplicate event {} ({}) acknowledged without effect", event.id(), event.type());
-            metrics.duplicate(event.type());
         }
         delivery.ack();
     }

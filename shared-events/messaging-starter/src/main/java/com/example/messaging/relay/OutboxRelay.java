@@ -103,6 +103,12 @@ final class OutboxRelay implements SmartLifecycle {
         }
     }
 
+    /** Whether the next poll would be skipped because there is nothing to poll for ({@link QuietPolls}). */
+    boolean isQuiet() {
+        QuietPolls current = quietPolls;
+        return running != null && current != null && current.skip();
+    }
+
     /** Asks for a cycle now, e.g. after an operator requeued parked rows. */
     void wake() {
         Running current = running;
