@@ -38,6 +38,11 @@ final class Acknowledgement {
         return new Acknowledgement(channel, tag);
     }
 
+    /** The channel the message was delivered on, which alone can acknowledge it. */
+    static Channel channelOf(Message<?> message) {
+        return of(message).channel;
+    }
+
     void ack() {
         try {
             channel.basicAck(tag, false);

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.messaging.Message;
-import org.springframework.messaging.support.MessageBuilder;
 
 import com.example.events.DomainEvent;
 import com.example.events.EventHeaders;
@@ -56,11 +56,12 @@ import reactor.core.publisher.Mono;
  * </ul>
  *
  * <h2>Batches</h2>
- * With {@code messaging.inbox.batch.size} above 1 the binding hands over up to that many deliveries at once. Poison
- * found while reading leaves the batch alone ({@link DeadLetterPublisher}); the other events are applied in one
- * transaction ({@link InboxTransaction#applyAll}) and acknowledged together after its commit. A batch whose
- * transaction fails is applied one event at a time, each with the outcomes above, so a batch never makes an event
- * poison.
+ * With {@code messaging.inbox.batch.size} above 1 the listener thread only queues each delivery; what gathers while
+ * a batch is being applied makes up the next one, up to that many deliveries ({@link InboxLanes}: no waiting for a
+ * batch to fill, nothing to do while idle). Poison found while reading leaves the batch alone
+ * ({@link DeadLetterPublisher}); the other events are applied in one transaction ({@link InboxTransaction#applyAll})
+ * and acknowledged together after its commit. A batch whose transaction fails is applied one event at a time, each
+ * with the outcomes above, so a batch never makes an event poison.
  *
  * <h2>Why the binder is configured as it is (the messaging starter's defaults)</h2>
  * The RabbitMQ binder gives three ways to deal with a listener exception, and none of them may see
@@ -94,7 +95,13 @@ import reactor.core.publisher.Mono;
  * broker close the channel: the message is redelivered (one more delivery) and the late ack fails,
  * which is harmless because the redelivery is then a duplicate.
  */
-public final class Inbox implements Consumer<Message<Object>> {
+public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
+
+    /**
+     * Stops before the input bindings (whose phase is {@code Integer.MAX_VALUE - 3000}): batches in flight end, or are
+     * handed back, while their channels are still open.
+     */
+    static final int PHASE = Integer.MAX_VALUE - 2000;
 
     private static final Logger log = LoggerFactory.getLogger(Inbox.class);
 
@@ -108,6 +115,8 @@ public final class Inbox implements Consumer<Message<Object>> {
     private final InboxMetrics metrics;
     private final InboxProperties properties;
     private final DeadLetterPublisher deadLetters;
+    private final InboxLanes lanes;
+    private volatile boolean running;
 
     /** @param deadLetters where poison deliveries of a batch go; only needed with batch consumption */
     Inbox(Collection<EventHandler<?>> handlers, InboxTransaction transaction, FailureClassifier failures,
@@ -122,24 +131,53 @@ public final class Inbox implements Consumer<Message<Object>> {
         this.deadLetters = deadLetters;
         Settings.require(deadLetters != null || properties == null || !properties.batch().enabled(),
                 "messaging.inbox.batch.size above 1 needs the RabbitMQ connection factory (for dead letters)");
+        this.lanes = properties != null && properties.batch().enabled()
+                ? new InboxLanes(properties.batch().size(), properties.batch().stopTimeout(), this::acceptBatch)
+                : null;
     }
 
     /**
-     * Handles one delivery, or a batch of them (the binding's batch mode, {@code messaging.inbox.batch.size});
-     * returns once each is acknowledged (or handed back to the broker).
+     * Handles one delivery: one at a time, it returns once the delivery is acknowledged (or handed back to the broker);
+     * with batch consumption ({@code messaging.inbox.batch.size} above 1) it hands the delivery to its channel's lane
+     * and returns at once ({@link InboxLanes}).
      *
      * @throws PoisonMessageException for a single message that belongs in the dead-letter queue
      */
     @Override
-    public void accept(Message<Object> message) {
-        if (message.getPayload() instanceof List<?> payloads) {
-            acceptBatch(InboxBatch.split(message, payloads));
-        } else if (message.getPayload() instanceof byte[] body) {
-            acceptOne(MessageBuilder.createMessage(body, message.getHeaders()));
+    public void accept(Message<byte[]> message) {
+        if (lanes != null) {
+            lanes.offer(message);
         } else {
-            throw new IllegalStateException("The inbox reads raw bodies, not " + message.getPayload().getClass()
-                    + ": the binding must not convert its input");
+            acceptOne(message);
         }
+    }
+
+    /** Lets batch consumption take deliveries again after a stop (a binding restarted). */
+    @Override
+    public void start() {
+        if (lanes != null) {
+            lanes.start();
+        }
+        running = true;
+    }
+
+    /** With batch consumption: no further batch, the ones in flight end (or are handed back) before the binding stops. */
+    @Override
+    public void stop() {
+        running = false;
+        if (lanes != null) {
+            lanes.stop();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
     }
 
     private void acceptOne(Message<byte[]> message) {

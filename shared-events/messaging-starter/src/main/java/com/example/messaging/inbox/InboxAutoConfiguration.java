@@ -1,7 +1,5 @@
 package com.example.messaging.inbox;
 
-import org.springframework.amqp.rabbit.listener.MessageListenerContainer;
-import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -10,7 +8,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerProperties;
 import org.springframework.cloud.stream.config.BindingServiceProperties;
-import org.springframework.cloud.stream.config.ListenerContainerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -98,20 +95,6 @@ public class InboxAutoConfiguration {
             @ConditionalOnBean(BindingServiceProperties.class)
             InboxBinding inboxBinding(Inbox inbox, BindingServiceProperties bindings, InboxProperties properties) {
                 return new InboxBinding(inbox, bindings, properties.batch());
-            }
-
-            /**
-             * With batch consumption, a batch closes at the latest one linger after the container began to wait for
-             * it (the binder only sets the wait for each next message, so a steady trickle could hold a batch open
-             * for size times linger).
-             */
-            @Bean
-            ListenerContainerCustomizer<MessageListenerContainer> inboxBatchTiming(InboxProperties properties) {
-                return (container, destination, group) -> {
-                    if (properties.batch().enabled() && container instanceof SimpleMessageListenerContainer simple) {
-                        simple.setBatchReceiveTimeout(properties.batch().linger().toMillis());
-                    }
-                };
             }
 
             /** What the dead-letter endpoints, gauges and health know this service's queues by. */

@@ -50,9 +50,6 @@ final class InboxBinding implements BinderCustomizer {
             binding.setDestination(String.join(",", subscriptions.keySet()));
         }
         this.queues = InboxQueues.of(binding.getDestination(), binding.getGroup());
-        if (batch.enabled()) {
-            bindings.getConsumerProperties(NAME).setBatchMode(true);
-        }
         log.info("Inbox subscribes group {} to {}", binding.getGroup(), subscriptions);
     }
 
@@ -94,15 +91,10 @@ final class InboxBinding implements BinderCustomizer {
             rabbit.setBindingRoutingKeyDelimiter(",");
         }
         if (batch.enabled() && binder instanceof ExtendedPropertiesBinder<?, ?, ?> extended
-                && extended.getExtendedConsumerProperties(NAME) instanceof RabbitConsumerProperties rabbit) {
-            // Batches assembled by the listener container (consumer-side batching), handed over as one message.
-            rabbit.setEnableBatching(true);
-            rabbit.setBatchSize(batch.size());
-            rabbit.setReceiveTimeout(batch.linger().toMillis());
-            if (rabbit.getPrefetch() < batch.size()) {
-                log.warn("messaging.inbox.batch.size is {} but the prefetch only {}: batches stay smaller",
-                        batch.size(), rabbit.getPrefetch());
-            }
+                && extended.getExtendedConsumerProperties(NAME) instanceof RabbitConsumerProperties rabbit
+                && rabbit.getPrefetch() < 2 * batch.size()) {
+            log.warn("messaging.inbox.batch.size is {} but the prefetch only {}: the next batch cannot gather while "
+                    + "one is in flight (a prefetch of twice the size can)", batch.size(), rabbit.getPrefetch());
         }
     }
 }

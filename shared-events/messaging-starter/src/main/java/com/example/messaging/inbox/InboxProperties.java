@@ -67,23 +67,24 @@ public record InboxProperties(
     }
 
     /**
-     * Batch consumption: the binding hands the inbox up to {@code size} deliveries at once, which it applies in one
-     * transaction (still one processed_events row per event) and acknowledges together after the commit. A batch
-     * closes when it is full, when no further message arrives within {@code linger}, or at the latest about one
-     * {@code linger} after its first message; so under load batches fill from what the broker has already sent (the
-     * prefetch), and an event waits at most about twice the linger for its batch to close. An idle consumer also
-     * wakes once per linger. Size 1 (the default) is one transaction per delivery.
+     * Batch consumption: the listener thread queues each delivery, and what gathers while a batch is being applied
+     * makes up the next one, up to {@code size} deliveries, applied in one transaction (still one processed_events row
+     * per event) and acknowledged together after the commit. Nobody waits for a batch to fill: a delivery that
+     * arrives while nothing is in flight is applied at once, alone, and an idle consumer does nothing. Under load the
+     * batches grow with the load, bounded by the prefetch (the deliveries in flight per consumer). Size 1 is one
+     * transaction per delivery, applied on the listener thread.
      *
-     * @param size   the most deliveries per transaction; more than 1 needs a prefetch at least as large to fill
-     * @param linger how long the consumer waits for the next message of an open batch
+     * @param size        the most deliveries per transaction; a prefetch of at least twice the size lets the next
+     *                    batch gather while one is in flight
+     * @param stopTimeout how long stopping waits for the batches in flight before it hands them back to the queue
      */
     public record Batch(
             @DefaultValue("1") int size,
-            @DefaultValue("5ms") Duration linger) {
+            @DefaultValue("5s") Duration stopTimeout) {
 
         public Batch {
             Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
-            Settings.requirePositive(linger, "messaging.inbox.batch.linger");
+            Settings.requirePositive(stopTimeout, "messaging.inbox.batch.stop-timeout");
         }
 
         /** Whether deliveries are consumed in batches at all. */
