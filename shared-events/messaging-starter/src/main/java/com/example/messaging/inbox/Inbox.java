@@ -21,7 +21,6 @@ import org.springframework.messaging.Message;
 import com.example.events.DomainEvent;
 import com.example.events.EventHeaders;
 import com.example.events.EventTypes;
-import com.example.messaging.support.Settings;
 import com.example.service.failure.Failures;
 import com.example.service.faults.CrashPoints;
 
@@ -118,7 +117,10 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
     private final InboxLanes lanes;
     private volatile boolean running;
 
-    /** @param deadLetters where poison deliveries of a batch go; only needed with batch consumption */
+    /**
+     * @param deadLetters where poison deliveries of a batch go; without it (no RabbitMQ connection, so nothing to
+     *                    consume) deliveries are applied one at a time
+     */
     Inbox(Collection<EventHandler<?>> handlers, InboxTransaction transaction, FailureClassifier failures,
             CrashPoints crashPoints, InboxMetrics metrics, InboxProperties properties,
             DeadLetterPublisher deadLetters) {
@@ -129,9 +131,7 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         this.metrics = metrics;
         this.properties = properties;
         this.deadLetters = deadLetters;
-        Settings.require(deadLetters != null || properties == null || !properties.batch().enabled(),
-                "messaging.inbox.batch.size above 1 needs the RabbitMQ connection factory (for dead letters)");
-        this.lanes = properties != null && properties.batch().enabled()
+        this.lanes = properties != null && properties.batch().enabled() && deadLetters != null
                 ? new InboxLanes(properties.batch().size(), properties.batch().stopTimeout(), this::acceptBatch)
                 : null;
     }
@@ -178,6 +178,11 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
     @Override
     public int getPhase() {
         return PHASE;
+    }
+
+    /** Whether deliveries are applied in batches ({@link InboxLanes}) rather than one at a time on the listener thread. */
+    boolean consumesInBatches() {
+        return lanes != null;
     }
 
     private void acceptOne(Message<byte[]> message) {

@@ -72,14 +72,14 @@ public record InboxProperties(
      * per event) and acknowledged together after the commit. Nobody waits for a batch to fill: a delivery that
      * arrives while nothing is in flight is applied at once, alone, and an idle consumer does nothing. Under load the
      * batches grow with the load, bounded by the prefetch (the deliveries in flight per consumer). Size 1 is one
-     * transaction per delivery, applied on the listener thread.
+     * transaction per delivery, applied on the listener thread (also what happens without a RabbitMQ connection).
      *
      * @param size        the most deliveries per transaction; a prefetch of at least twice the size lets the next
      *                    batch gather while one is in flight
      * @param stopTimeout how long stopping waits for the batches in flight before it hands them back to the queue
      */
     public record Batch(
-            @DefaultValue("1") int size,
+            @DefaultValue("8") int size,
             @DefaultValue("5s") Duration stopTimeout) {
 
         public Batch {

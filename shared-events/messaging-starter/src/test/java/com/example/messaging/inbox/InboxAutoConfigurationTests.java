@@ -81,20 +81,25 @@ class InboxAutoConfigurationTests {
     }
 
     @Test
-    void batchConsumptionStopsBeforeTheBindingsAndNeedsTheBrokerConnectionForDeadLetters() {
+    void deliveriesAreAppliedInBatchesThatStopBeforeTheBindingsWhenTheBrokerConnectionIsThere() {
         runner.withUserConfiguration(Handlers.class)
                 .withBean("rabbitConnectionFactory", CachingConnectionFactory.class,
                         () -> new CachingConnectionFactory("localhost"))
-                .withPropertyValues("messaging.inbox.batch.size=16")
                 .run(context -> {
                     Inbox inbox = context.getBean(Inbox.class);
+                    assertThat(inbox.consumesInBatches()).isTrue();
                     assertThat(inbox.isRunning()).isTrue();
                     // The input bindings' phase: a batch in flight must end while its channel is open.
                     assertThat(inbox.getPhase()).isGreaterThan(Integer.MAX_VALUE - 3000);
                 });
-        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=16")
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                        .hasMessageContaining("messaging.inbox.batch.size above 1 needs the RabbitMQ connection"));
+        runner.withUserConfiguration(Handlers.class)
+                .withBean("rabbitConnectionFactory", CachingConnectionFactory.class,
+                        () -> new CachingConnectionFactory("localhost"))
+                .withPropertyValues("messaging.inbox.batch.size=1")
+                .run(context -> assertThat(context.getBean(Inbox.class).consumesInBatches()).isFalse());
+        // Without a broker connection nothing is delivered, and poison of a batch would have nowhere to go.
+        runner.withUserConfiguration(Handlers.class)
+                .run(context -> assertThat(context.getBean(Inbox.class).consumesInBatches()).isFalse());
         runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=0")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("messaging.inbox.batch.size must be at least 1"));
