@@ -111,6 +111,26 @@ class OrderApiIntegrationTests {
     }
 
     @Test
+    void aValidTraceparentTravelsWithTheEventAndAnInvalidOneIsDropped() {
+        String valid = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        Map<String, String> sent = new java.util.LinkedHashMap<>();
+        sent.put(valid, valid);
+        sent.put("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 and more", null);
+        sent.put("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);
+        sent.put("x".repeat(4000), null);
+        sent.forEach((header, stored) -> {
+            JsonNode body = client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON)
+                    .header("traceparent", header).bodyValue(order(user, List.of(1001), UUID.randomUUID(), null))
+                    .exchange()
+                    .expectStatus().isCreated()
+                    .expectBody(JsonNode.class).returnResult().getResponseBody();
+            Map<String, Object> outbox = db.sql("select traceparent from outbox_events where aggregate_id = :id")
+                    .bind("id", body.get("order_id").asString()).fetch().one().block();
+            assertThat(outbox.get("traceparent")).as(header).isEqualTo(stored);
+        });
+    }
+
+    @Test
     void fiftyConcurrentIdenticalRequestsCreateExactlyOneOrder() {
         String body = order(user, List.of(7, 8), UUID.randomUUID(), null);
         WebClient web = WebClient.create("http://localhost:" + port);

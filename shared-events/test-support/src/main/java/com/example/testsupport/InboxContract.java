@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -49,6 +50,15 @@ public abstract class InboxContract extends ConsumerTestSupport {
             @Override
             Message spoil(Message good) {
                 return MessageBuilder.fromClonedMessage(good).setHeader(EventHeaders.EVENT_TYPE, "OrderShipped").build();
+            }
+        },
+        OVER_THE_SIZE_LIMIT("bytes is over the limit of 262144 bytes") {
+            @Override
+            Message spoil(Message good) {
+                byte[] body = new byte[300 * 1024];
+                Arrays.fill(body, (byte) ' ');
+                System.arraycopy(good.getBody(), 0, body, 0, good.getBody().length);
+                return MessageBuilder.withBody(body).copyProperties(good.getMessageProperties()).build();
             }
         },
         MISSING_MESSAGE_ID("missing message_id") {

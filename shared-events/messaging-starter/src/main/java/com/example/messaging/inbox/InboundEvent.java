@@ -29,9 +29,14 @@ record InboundEvent(UUID id, String type, DomainEvent event, String traceparent)
     }
 
     /**
+     * @param maxBytes the largest body read; a larger one is poison before anything reads it
      * @throws PoisonMessageException when the message cannot be turned into an event
      */
-    static InboundEvent from(Message<byte[]> message) {
+    static InboundEvent from(Message<byte[]> message, long maxBytes) {
+        if (message.getPayload().length > maxBytes) {
+            throw new PoisonMessageException("message of " + message.getPayload().length + " bytes is over the limit of "
+                    + maxBytes + " bytes (messaging.inbox.max-message-size)");
+        }
         MessageHeaders headers = message.getHeaders();
         UUID id = messageId(header(headers, AmqpHeaders.MESSAGE_ID));
         String type = header(headers, EventHeaders.EVENT_TYPE);

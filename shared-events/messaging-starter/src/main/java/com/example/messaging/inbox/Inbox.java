@@ -41,7 +41,8 @@ import reactor.core.publisher.Mono;
  * <li><b>Duplicate</b> (its id is in processed_events): acknowledged without effect, counted in
  * {@code events.duplicates}, logged at DEBUG.</li>
  * <li><b>Known type without a handler</b> (the service does not care): acknowledged without effect.</li>
- * <li><b>Poison</b> (no or bad {@code message_id}, unknown {@code event_type}, unreadable body,
+ * <li><b>Poison</b> (no or bad {@code message_id}, unknown {@code event_type}, a body over
+ * {@code messaging.inbox.max-message-size}, unreadable body,
  * business-invalid payload, or a failure that recurs while the database answers): straight to the
  * dead-letter queue with the reason in {@value EventHeaders#POISON_REASON}; never retried.</li>
  * <li><b>Timed out while the database answers</b> (PostgreSQL's statement or lock timeout, or the transaction
@@ -189,7 +190,7 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         Acknowledgement delivery = Acknowledgement.of(message);
         InboundEvent event;
         try {
-            event = InboundEvent.from(message);
+            event = InboundEvent.from(message, properties.maxMessageSize().toBytes());
         } catch (PoisonMessageException poison) {
             throw deadLetter(message, poison);
         }
@@ -227,7 +228,7 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         for (Message<byte[]> delivery : deliveries) {
             InboundEvent event;
             try {
-                event = InboundEvent.from(delivery);
+                event = InboundEvent.from(delivery, properties.maxMessageSize().toBytes());
             } catch (PoisonMessageException poison) {
                 deadLetterAlone(delivery, deadLetter(delivery, poison));
                 continue;

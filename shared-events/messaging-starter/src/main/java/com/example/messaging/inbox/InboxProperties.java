@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 import com.example.messaging.support.Backoff;
 import com.example.messaging.support.Settings;
@@ -22,6 +23,8 @@ import com.example.messaging.support.Settings;
  * @param backoff              pause between attempts while the database is unavailable or an attempt timed out
  * @param retention            how long processed event ids are remembered
  * @param batch                consumption of several deliveries in one transaction
+ * @param maxMessageSize       the largest message body the inbox reads; a larger one is poison (this system's events
+ *                             are well under a kilobyte, an order's body is refused over 64 KiB)
  */
 @ConfigurationProperties("messaging.inbox")
 public record InboxProperties(
@@ -30,12 +33,14 @@ public record InboxProperties(
         @DefaultValue("3") int timeoutsBeforePoison,
         @DefaultValue @NestedConfigurationProperty Backoff backoff,
         @DefaultValue Retention retention,
-        @DefaultValue Batch batch) {
+        @DefaultValue Batch batch,
+        @DefaultValue("256KB") DataSize maxMessageSize) {
 
     public InboxProperties {
         Settings.requirePositive(transactionTimeout, "messaging.inbox.transaction-timeout");
         Settings.requirePositive(probeTimeout, "messaging.inbox.probe-timeout");
         Settings.require(timeoutsBeforePoison >= 1, "messaging.inbox.timeouts-before-poison must be at least 1");
+        Settings.require(maxMessageSize.toBytes() > 0, "messaging.inbox.max-message-size must be positive");
     }
 
     /**

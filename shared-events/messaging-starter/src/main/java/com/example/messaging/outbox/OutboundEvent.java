@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import com.example.events.DomainEvent;
 import com.example.events.EventJson;
+import com.example.events.Traceparent;
 
 /**
  * Anything the outbox can carry: one message for one destination exchange, routed by its type. The id becomes
@@ -17,7 +18,8 @@ import com.example.events.EventJson;
  * @param type          the event type: routing key and {@code event_type} header
  * @param destination   the exchange to publish to
  * @param payload       the body, JSON
- * @param traceparent   W3C trace context of the request that caused the event, or null
+ * @param traceparent   W3C trace context of the request that caused the event, or null; only a valid one (see
+ *                      {@link #causedBy})
  */
 public record OutboundEvent(UUID id, String aggregateType, String aggregateId, String type, String destination,
         String payload, String traceparent) {
@@ -37,8 +39,13 @@ public record OutboundEvent(UUID id, String aggregateType, String aggregateId, S
                 event.exchange(), EventJson.write(event), null);
     }
 
-    /** The same event, carrying the trace context of the request or message that caused it. */
+    /**
+     * The same event, carrying the trace context of the request or message that caused it. The header comes from
+     * outside and is stored and forwarded with the event, so one that is not a valid W3C {@code traceparent} is
+     * dropped here, the one place where trace context enters what is stored.
+     */
     public OutboundEvent causedBy(String traceparent) {
-        return new OutboundEvent(id, aggregateType, aggregateId, type, destination, payload, traceparent);
+        return new OutboundEvent(id, aggregateType, aggregateId, type, destination, payload,
+                Traceparent.validOrNull(traceparent));
     }
 }

@@ -19,13 +19,15 @@ import com.example.events.OrderCreated;
 
 class InboundEventTests {
 
+    private static final long LIMIT = 256 * 1024;
+
     private final OrderCreated order = new OrderCreated(UUID.randomUUID(), 1L, 2L, List.of(3L), null,
             Instant.parse("2026-11-30T10:00:00Z"));
 
     @Test
     void readsTheEventAndItsTraceContext() {
         InboundEvent event = InboundEvent.from(message()
-                .setHeader(EventHeaders.TRACEPARENT, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").build());
+                .setHeader(EventHeaders.TRACEPARENT, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").build(), LIMIT);
 
         assertThat(event.id()).isEqualTo(order.eventId());
         assertThat(event.type()).isEqualTo("OrderCreated");
@@ -35,7 +37,7 @@ class InboundEventTests {
 
     @Test
     void aMissingSchemaVersionIsTheFirstOne() {
-        assertThat(InboundEvent.from(message().removeHeader(EventHeaders.SCHEMA_VERSION).build()).event()).isEqualTo(order);
+        assertThat(InboundEvent.from(message().removeHeader(EventHeaders.SCHEMA_VERSION).build(), LIMIT).event()).isEqualTo(order);
     }
 
     @Test
@@ -57,6 +59,17 @@ class InboundEventTests {
                 .copyHeaders(message().build().getHeaders()), "malformed JSON");
         assertPoison(MessageBuilder.withPayload("{}".getBytes(StandardCharsets.UTF_8))
                 .copyHeaders(message().build().getHeaders()), "missing required field");
+    }
+
+    @Test
+    void aBodyOverTheLimitIsPoisonBeforeAnythingReadsIt() {
+        byte[] body = message().build().getPayload();
+
+        assertThatThrownBy(() -> InboundEvent.from(message().build(), body.length - 1))
+                .isInstanceOf(PoisonMessageException.class)
+                .hasMessage("message of " + body.length + " bytes is over the limit of " + (body.length - 1)
+                        + " bytes (messaging.inbox.max-message-size)");
+        assertThat(InboundEvent.from(message().build(), body.length).event()).isEqualTo(order);
     }
 
     @Test
@@ -88,7 +101,7 @@ class InboundEventTests {
 
     private static void assertPoison(MessageBuilder<byte[]> message, String reason) {
         Message<byte[]> built = message.build();
-        assertThatThrownBy(() -> InboundEvent.from(built))
+        assertThatThrownBy(() -> InboundEvent.from(built, LIMIT))
                 .isInstanceOf(PoisonMessageException.class)
                 .hasMessageContaining(reason);
     }

@@ -104,7 +104,7 @@ class RelayIntegrationTests {
 
         Flux.range(1, 1000).flatMap(i -> {
             DomainEvent event = i % 2 == 0 ? TestOutbox.created(i) : TestOutbox.cancelled(i, 1);
-            String traceparent = i % 3 == 0 ? "00-%032x-%016x-01".formatted(i, i) : null;
+            String traceparent = i % 3 == 0 ? "00-%032x-%016x-01".formatted(i + 1, i + 1) : null;
             written.put(event.eventId().toString(), event);
             if (traceparent != null) {
                 traceparents.put(event.eventId().toString(), traceparent);
