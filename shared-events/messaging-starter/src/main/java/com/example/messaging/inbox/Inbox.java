@@ -153,7 +153,10 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         }
     }
 
-    /** Lets batch consumption take deliveries again after a stop (a binding restarted). */
+    /**
+     * Opens batch consumption: at start-up, and again after the application context was stopped (a binding restarted
+     * on its own keeps the inbox running: its lanes simply start over with the new channels).
+     */
     @Override
     public void start() {
         if (lanes != null) {
