@@ -84,7 +84,7 @@ public record InboxProperties(
      * @param stopTimeout how long stopping waits for the batches in flight before it hands them back to the queue
      */
     public record Batch(
-            @DefaultValue("8") int size,
+            @DefaultValue("1") int size,
             @DefaultValue("5s") Duration stopTimeout) {
 
         public Batch {

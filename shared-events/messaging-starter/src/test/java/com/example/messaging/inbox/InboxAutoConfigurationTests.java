@@ -85,6 +85,7 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class)
                 .withBean("rabbitConnectionFactory", CachingConnectionFactory.class,
                         () -> new CachingConnectionFactory("localhost"))
+                .withPropertyValues("messaging.inbox.batch.size=8")
                 .run(context -> {
                     Inbox inbox = context.getBean(Inbox.class);
                     assertThat(inbox.consumesInBatches()).isTrue();
@@ -98,7 +99,7 @@ class InboxAutoConfigurationTests {
                 .withPropertyValues("messaging.inbox.batch.size=1")
                 .run(context -> assertThat(context.getBean(Inbox.class).consumesInBatches()).isFalse());
         // Without a broker connection nothing is delivered, and poison of a batch would have nowhere to go.
-        runner.withUserConfiguration(Handlers.class)
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=8")
                 .run(context -> assertThat(context.getBean(Inbox.class).consumesInBatches()).isFalse());
         runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=0")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
