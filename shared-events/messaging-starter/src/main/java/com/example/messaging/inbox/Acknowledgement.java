@@ -64,6 +64,15 @@ final class Acknowledgement {
         }
     }
 
+    /** Hands this delivery and every earlier one of the same channel not settled yet back to the queue, in one frame. */
+    void requeueThrough() {
+        try {
+            channel.basicNack(tag, true, true);
+        } catch (IOException | RuntimeException e) {
+            log.warn("Could not requeue deliveries up to {}; the broker will redeliver them: {}", tag, e.toString());
+        }
+    }
+
     void requeue() {
         try {
             channel.basicNack(tag, false, true);

@@ -193,7 +193,7 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         Acknowledgement delivery = Acknowledgement.of(message);
         InboundEvent event;
         try {
-            event = InboundEvent.from(message, properties.maxMessageSize().toBytes());
+            event = read(message);
         } catch (PoisonMessageException poison) {
             throw deadLetter(message, poison);
         }
@@ -231,7 +231,7 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         for (Message<byte[]> delivery : deliveries) {
             InboundEvent event;
             try {
-                event = InboundEvent.from(delivery, properties.maxMessageSize().toBytes());
+                event = read(delivery);
             } catch (PoisonMessageException poison) {
                 deadLetterAlone(delivery, deadLetter(delivery, poison));
                 continue;
@@ -311,6 +311,11 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         } else {
             Acknowledgement.of(delivery).requeue();
         }
+    }
+
+    /** @throws PoisonMessageException for a delivery that is not an event this service can read */
+    private InboundEvent read(Message<byte[]> delivery) {
+        return InboundEvent.from(delivery, properties.maxMessageSize().toBytes());
     }
 
     private void counted(InboundEvent event, boolean applied) {

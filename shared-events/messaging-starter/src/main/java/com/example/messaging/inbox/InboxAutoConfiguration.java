@@ -77,7 +77,8 @@ public class InboxAutoConfiguration {
             // A client on the same ConnectionFactory joins the transaction the operator opens.
             DatabaseClient db = DatabaseClient.create(connectionFactory);
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
-                    TransactionalOperator.create(transactionManager), outbox, crashPoints);
+                    TransactionalOperator.create(transactionManager), outbox, crashPoints,
+                    properties.batch().lockTimeout());
             FailureClassifier failures = new FailureClassifier(new DatabaseProbe(db, properties.probeTimeout()));
             InboxMetrics metrics = new InboxMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry));
             DeadLetterPublisher deadLetters = properties.batch().enabled() && rabbit.getIfAvailable() != null

@@ -101,13 +101,28 @@ final class InboxLanes {
             try {
                 batches.accept(batch);
             } catch (RuntimeException unexpected) {
-                // The batch path settles every delivery itself; anything else is a bug. What is not acknowledged
-                // returns to the queue with the channel.
-                log.error("A batch of {} deliveries failed unexpectedly; its lane stops until the channel closes",
-                        batch.size(), unexpected);
+                handBack(channel, batch, unexpected);
                 return;
             }
         }
+    }
+
+    /**
+     * The batch path settles every delivery itself, so this is a bug; but the lane must not stall, and no later
+     * {@code basic.ack multiple} may cover a delivery of this batch that was never applied. So the batch and what
+     * waits behind it go back to the queue in one {@code basic.nack multiple} (deliveries of the batch already settled
+     * are not affected), and the lane is removed: the next delivery on the channel starts a new drain.
+     */
+    private void handBack(Object channel, List<Message<byte[]>> batch, RuntimeException unexpected) {
+        List<Message<byte[]>> waiting = new ArrayList<>();
+        lanes.computeIfPresent(channel, (key, lane) -> {
+            waiting.addAll(lane);
+            return null;
+        });
+        Message<byte[]> last = waiting.isEmpty() ? batch.get(batch.size() - 1) : waiting.get(waiting.size() - 1);
+        log.error("A batch of {} deliveries failed unexpectedly; it and the {} waiting behind it go back to the queue",
+                batch.size(), waiting.size(), unexpected);
+        Acknowledgement.of(last).requeueThrough();
     }
 
     /** Whether a delivery is waiting or being applied. */

@@ -82,14 +82,19 @@ public record InboxProperties(
      * @param size        the most deliveries per transaction; a prefetch of at least twice the size lets the next
      *                    batch gather while one is in flight
      * @param stopTimeout how long stopping waits for the batches in flight before it hands them back to the queue
+     * @param lockTimeout how long a batch waits for a row lock before it gives up and its events are applied one at a
+     *                    time (PostgreSQL's {@code lock_timeout} for the batch's transaction only): batches lock the
+     *                    rows of one event after another, so two of them can wait for each other
      */
     public record Batch(
             @DefaultValue("1") int size,
-            @DefaultValue("5s") Duration stopTimeout) {
+            @DefaultValue("5s") Duration stopTimeout,
+            @DefaultValue("100ms") Duration lockTimeout) {
 
         public Batch {
             Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
             Settings.requirePositive(stopTimeout, "messaging.inbox.batch.stop-timeout");
+            Settings.require(lockTimeout.toMillis() >= 1, "messaging.inbox.batch.lock-timeout must be at least 1ms");
         }
 
         /** Whether deliveries are consumed in batches at all. */

@@ -1,5 +1,6 @@
 package com.example.messaging.inbox;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,13 +28,19 @@ final class InboxTransaction {
     private final TransactionalOperator transactional;
     private final OutboxWriter outbox;
     private final CrashPoints crashPoints;
+    private final Duration batchLockTimeout;
 
+    /**
+     * @param batchLockTimeout how long a batch's statements wait for a row lock before the batch gives up (and its
+     *                         events are applied one at a time)
+     */
     InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
-            CrashPoints crashPoints) {
+            CrashPoints crashPoints, Duration batchLockTimeout) {
         this.processed = processed;
         this.transactional = transactional;
         this.outbox = outbox;
         this.crashPoints = crashPoints;
+        this.batchLockTimeout = batchLockTimeout;
     }
 
     /** Emits true when the effect was applied and committed, false when the event had been processed before. */
@@ -48,9 +55,16 @@ final class InboxTransaction {
      * Applies a batch in one transaction: one statement claims every id, then the new events' effects and replies
      * follow in delivery order. Emits, per event in order, whether this transaction applied it (false for an event
      * processed before, or a second copy of one earlier in the same batch). Any failure rolls back the whole batch.
+     *
+     * <p>A batch waits at most {@code batchLockTimeout} for any row lock. It locks the rows of one event after the other,
+     * so two batches can take the same rows in different orders and wait for each other; PostgreSQL would break that
+     * circle only after {@code deadlock_timeout} (1s by default, superuser-only), and meanwhile both hold every row
+     * they have taken, which single events then queue behind. Giving up early (the events then go one at a time, each
+     * locking its rows in a fixed order) keeps every lock a batch holds short-lived.
      */
     Mono<List<Boolean>> applyAll(List<InboundEvent> events, List<EventHandler<?>> handlers) {
-        Mono<List<Boolean>> work = processed.claimAll(events).flatMap(claimed -> {
+        Mono<List<Boolean>> work = processed.waitForLocksAtMost(batchLockTimeout)
+                .then(processed.claimAll(events)).flatMap(claimed -> {
             Set<UUID> unapplied = new HashSet<>(claimed);
             List<Boolean> applied = new ArrayList<>(events.size());
             return Flux.range(0, events.size())

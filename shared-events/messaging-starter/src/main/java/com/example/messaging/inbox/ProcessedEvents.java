@@ -54,6 +54,18 @@ final class ProcessedEvents {
     }
 
     /**
+     * Sets PostgreSQL's {@code lock_timeout} for the rest of the current transaction only ({@code set_config(..., true)}
+     * is {@code SET LOCAL}): a statement that waits longer than this for a row lock fails with SQLSTATE 55P03.
+     */
+    Mono<Void> waitForLocksAtMost(Duration lockTimeout) {
+        return db.sql("select set_config('lock_timeout', :timeout, true)")
+                .bind("timeout", lockTimeout.toMillis() + "ms")
+                .fetch()
+                .rowsUpdated()
+                .then();
+    }
+
+    /**
      * Forgets up to {@code limit} ids processed longer ago than {@code age}, oldest first. The age must be
      * longer than any window in which the same event can arrive again: broker redelivery, relay retries, and
      * an operator requeueing a parked outbox row; a forgotten id that arrives again would be applied again.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,17 +22,22 @@ import org.springframework.cloud.stream.binding.BindingsLifecycleController;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.DomainEvent;
 import com.example.events.EventHeaders;
 import com.example.events.OrderCreated;
 import com.example.events.OrderEvent;
+import com.example.messaging.outbox.OutboxWriter;
 import com.example.messaging.relay.RelayTestApplication;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.service.faults.CrashPoints;
 import com.example.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.DistributionSummary;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -55,6 +61,15 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
 
     @Autowired
     BindingsLifecycleController bindings;
+
+    @Autowired
+    DatabaseClient db;
+
+    @Autowired
+    ReactiveTransactionManager transactionManager;
+
+    @Autowired
+    OutboxWriter outbox;
 
     @Override
     protected String replyExchange() {
@@ -136,6 +151,49 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         awaitQueueDrained(QUEUE);
     }
 
+    /**
+     * Two batches that lock the same two rows in opposite orders (each pauses between them) would wait for each other
+     * until PostgreSQL's deadlock detection (1s) ends it; with the batch lock timeout one of them gives up after 100 ms,
+     * so neither holds its row for long, and the other commits.
+     */
+    @Test
+    void twoBatchesThatLockTheSameRowsInOppositeOrdersDoNotWaitForDeadlockDetection() {
+        InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
+                TransactionalOperator.create(transactionManager), outbox, CrashPoints.none(), Duration.ofMillis(100));
+        OrderCreated one = newOrder();
+        OrderCreated other = newOrder();
+        InboundEvent first = new InboundEvent(one.eventId(), "OrderCreated", one, null);
+        InboundEvent second = new InboundEvent(other.eventId(), "OrderCreated", other, null);
+        EventHandler<OrderCreated> slow = EventHandler.of(OrderCreated.class, order -> db
+                .sql("update order_counters set applied = applied + 1 where order_id = :orderId")
+                .bind("orderId", order.orderId())
+                .fetch()
+                .rowsUpdated()
+                .then(Mono.delay(Duration.ofMillis(300)))
+                .then(Mono.<DomainEvent>empty()));
+
+        long started = System.nanoTime();
+        List<String> outcomes = Flux.merge(
+                        outcome(transaction.applyAll(List.of(first, second), List.of(slow, slow))),
+                        outcome(transaction.applyAll(List.of(second, first), List.of(slow, slow))))
+                .collectList()
+                .block(PATIENCE);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(outcomes).as("each batch commits or gives up waiting for a lock; no deadlock")
+                .allMatch(outcome -> outcome.equals("committed") || outcome.contains("lock timeout"))
+                .anyMatch(outcome -> outcome.contains("lock timeout"));
+        assertThat(took).as("well before deadlock detection (1s) would have ended the wait")
+                .isLessThan(Duration.ofMillis(900));
+        long committed = outcomes.stream().filter("committed"::equals).count();
+        assertThat(applied(one.orderId())).isEqualTo(committed);
+        assertThat(applied(other.orderId())).isEqualTo(committed);
+    }
+
+    private static Mono<String> outcome(Mono<List<Boolean>> batch) {
+        return batch.map(applied -> "committed").onErrorResume(failure -> Mono.just(String.valueOf(failure)));
+    }
+
     private OrderCreated newOrder() {
         long orderId = ORDERS.incrementAndGet();
         database.execute("insert into order_counters (order_id) values (?)", orderId);
@@ -152,7 +210,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
 
     private Message awaitDeadLetter() {
         return await().atMost(PATIENCE).until(() -> broker.receive(QUEUE + ".dlq",
-                java.time.Duration.ofMillis(500)), message -> message != null);
+                Duration.ofMillis(500)), message -> message != null);
     }
 
     /** The service under test: counts each order it applies, and fails for an order it has no counter for. */

@@ -25,7 +25,7 @@ import reactor.core.publisher.Flux;
  */
 class InboxBindingTests {
 
-    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, Duration.ofSeconds(5));
+    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, Duration.ofSeconds(5), Duration.ofMillis(100));
 
     @Test
     void handlersThatMatchTheContractGiveTheDestinations() {
@@ -69,7 +69,7 @@ class InboxBindingTests {
         BindingServiceProperties bindings = bindingsOf("risk-service");
 
         new InboxBinding(inbox(handler(OrderCreated.class)), bindings,
-                new InboxProperties.Batch(16, Duration.ofSeconds(5)));
+                new InboxProperties.Batch(16, Duration.ofSeconds(5), Duration.ofMillis(100)));
 
         // The inbox gathers the batches itself (InboxLanes): the binder's batch mode would wait for them to fill.
         assertThat(bindings.getConsumerProperties(InboxBinding.NAME).isBatchMode()).isFalse();

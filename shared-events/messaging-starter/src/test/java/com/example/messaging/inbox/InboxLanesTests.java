@@ -3,6 +3,7 @@ package com.example.messaging.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,6 +87,30 @@ class InboxLanesTests {
         release.countDown();
         await().atMost(PATIENCE).until(() -> batches.size() == 3);
         assertThat(batches.get(2)).containsExactly(2L);
+    }
+
+    @Test
+    void aBatchThatFailsUnexpectedlyGoesBackToTheQueueWithWhatWaitsBehindItAndTheLaneGoesOn() throws Exception {
+        lanes = new InboxLanes(4, PATIENCE, recordingAnd(batch -> {
+            holdTheFirstBatch(batch);
+            if (batches.size() == 2) {
+                throw new IllegalStateException("a bug in the batch path");
+            }
+        }));
+        lanes.offer(delivery(channel, 1));
+        await().atMost(PATIENCE).until(() -> batches.size() == 1);
+        for (long tag = 2; tag <= 7; tag++) {
+            lanes.offer(delivery(channel, tag));
+        }
+        release.countDown();
+
+        await().atMost(PATIENCE).until(() -> !lanes.busy());
+        assertThat(batches).containsExactly(List.of(1L), List.of(2L, 3L, 4L, 5L));
+        verify(channel).basicNack(7L, true, true);
+
+        lanes.offer(delivery(channel, 8));
+        await().atMost(PATIENCE).until(() -> batches.size() == 3);
+        assertThat(batches.get(2)).as("the next delivery starts a new drain").containsExactly(8L);
     }
 
     @Test
