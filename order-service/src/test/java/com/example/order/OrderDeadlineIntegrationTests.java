@@ -19,6 +19,7 @@ import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -52,6 +53,9 @@ class OrderDeadlineIntegrationTests {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     RabbitTemplate rabbit;
@@ -145,7 +149,8 @@ class OrderDeadlineIntegrationTests {
         long orderId = placeOrder(null);
         awaitOrder(orderId, "REJECTED");
 
-        String metrics = client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+        String metrics = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build()
+                .get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                 .expectBody(String.class).returnResult().getResponseBody();
 
         assertThat(metrics).containsPattern("orders_deadline_rejected_total\\{[^}]*\\} [1-9]")

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -46,6 +47,9 @@ class OrderDeadlineRaceIntegrationTests {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     OrderDeadlines deadlines;
@@ -142,7 +146,8 @@ class OrderDeadlineRaceIntegrationTests {
                 .block();
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            String metrics = client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+            String metrics = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build()
+                    .get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                     .expectBody(String.class).returnResult().getResponseBody();
             assertThat(OrderDeadlineIntegrationTests.gauge(metrics, "orders_oldest_pending_age_seconds"))
                     .isBetween(180.0, 240.0);

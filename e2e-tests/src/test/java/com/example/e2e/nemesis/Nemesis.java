@@ -330,7 +330,7 @@ public final class Nemesis {
     }
 
     private boolean isReady(ServiceNode node) {
-        HttpRequest request = HttpRequest.newBuilder(node.baseUrl().resolve("/actuator/health/readiness"))
+        HttpRequest request = HttpRequest.newBuilder(node.baseUrl().resolve("/readyz"))
                 .timeout(Duration.ofSeconds(1)).build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;

@@ -69,6 +69,7 @@ final class ClassDataSharing {
                     "-jar", extracted.toString()));
             settings.forEach((name, value) -> training.add("--" + name + "=" + value));
             training.add("--server.port=0");
+            training.add("--management.server.port=0");
             run(training, trainingLog);
             if (!Files.exists(archive)) {
                 throw new IllegalStateException("no archive after training; see " + trainingLog);

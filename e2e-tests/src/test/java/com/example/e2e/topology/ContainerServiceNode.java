@@ -93,7 +93,7 @@ final class ContainerServiceNode implements ServiceNode {
         DockerEngine.Run current = current();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest request = HttpRequest.newBuilder(baseUrl().resolve("/actuator/health/readiness"))
+        HttpRequest request = HttpRequest.newBuilder(baseUrl().resolve("/readyz"))
                 .timeout(Duration.ofSeconds(2)).build();
         Awaitility.await(name + " ready").atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
             if (current.ended()) {

@@ -19,6 +19,8 @@ final class ProcessServiceNode implements ServiceNode {
     /** Read at every start: a benchmark restarts instances with JVM options of a lever. */
     private final Supplier<ClassDataSharing.Launch> launch;
     private final int port = TestInfrastructure.freePort();
+    /** The actuator's own port (several instances of a service share the machine). */
+    private final int managementPort = TestInfrastructure.freePort();
     private final FileLog log;
     private final Supplier<Map<String, Object>> settings;
     private final Leftovers leftovers;
@@ -58,6 +60,7 @@ final class ProcessServiceNode implements ServiceNode {
         }
         Map<String, Object> properties = new LinkedHashMap<>(settings.get());
         properties.put("server.port", port);
+        properties.put("management.server.port", managementPort);
         properties.put("faults.crash-at", crashAt);
         this.crashAt = crashAt;
         runs++;

@@ -20,6 +20,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -47,6 +48,9 @@ class OrderApiIntegrationTests {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     DatabaseClient db;
@@ -390,7 +394,8 @@ class OrderApiIntegrationTests {
         post(order(user, List.of(4), key, null)).expectStatus().isOk();
         post(order(user, List.of(5), key, null)).expectStatus().isEqualTo(422);
 
-        String metrics = client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+        String metrics = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build()
+                .get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(metrics).containsPattern("orders_placed_total\\{[^}]*\\} [1-9]")
                 .containsPattern("orders_replayed_total\\{[^}]*\\} [1-9]")

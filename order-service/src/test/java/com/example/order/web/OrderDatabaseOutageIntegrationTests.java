@@ -73,7 +73,7 @@ class OrderDatabaseOutageIntegrationTests {
                 .jsonPath("$.type").isEqualTo("https://example.com/problems/service-unavailable")
                 .jsonPath("$.retryable").isEqualTo(true);
         client.get().uri("/orders/1").exchange().expectStatus().isEqualTo(503);
-        client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+        client.get().uri("/livez").exchange().expectStatus().isOk();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(output.getAll())
                 .contains("Order deadline sweep failed"));
 

@@ -42,6 +42,7 @@ public abstract class InboxFaultContract {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
     private final int port = TestInfrastructure.freePort();
+    private final int managementPort = TestInfrastructure.freePort();
 
     /** The service's name: its jar is {@code target/<service>.jar}, its queue {@code order.events.<service>}. */
     protected abstract String service();
@@ -220,6 +221,7 @@ public abstract class InboxFaultContract {
     private JavaProcess start(BrokerClient broker, Map<String, Object> properties, String crashAt, String name) {
         Map<String, Object> all = new LinkedHashMap<>(properties);
         all.put("server.port", port);
+        all.put("management.server.port", managementPort);
         all.put("logging.level.com.example.messaging.inbox", "DEBUG");
         if (crashAt != null) {
             all.put("faults.crash-at", crashAt);
@@ -259,12 +261,12 @@ public abstract class InboxFaultContract {
     }
 
     private String scrape() {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/prometheus"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + "/actuator/prometheus"))
                 .timeout(Duration.ofSeconds(5)).build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException e) {
-            throw new IllegalStateException("no metrics from the service on port " + port, e);
+            throw new IllegalStateException("no metrics from the service on port " + managementPort, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

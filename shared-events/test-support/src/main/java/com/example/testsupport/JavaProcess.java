@@ -110,7 +110,7 @@ public final class JavaProcess implements AutoCloseable {
     public void awaitReady(int port, Duration timeout) {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/readiness"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
                 .timeout(Duration.ofSeconds(2)).build();
         Awaitility.await(name + " ready").atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
             if (!process.isAlive()) {

@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -29,6 +30,12 @@ public abstract class ServiceStartupContract {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
+
+    @Value("${management.server.address}")
+    String managementAddress;
 
     @Value("${test.database.jdbc-url}")
     String jdbcUrl;
@@ -71,7 +78,7 @@ public abstract class ServiceStartupContract {
 
     @Test
     void healthIsUpWithDatabaseAndBroker() {
-        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build();
 
         client.get().uri("/actuator/health").exchange()
                 .expectStatus().isOk()
@@ -87,10 +94,25 @@ public abstract class ServiceStartupContract {
                 .jsonPath("$.components.deadLetters").exists()
                 .jsonPath("$.components.outbox").exists();
         client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
-        // The probes' own paths on the API port (for load balancers and orchestrators).
-        client.get().uri("/readyz").exchange().expectStatus().isOk();
-        client.get().uri("/livez").exchange().expectStatus().isOk();
         client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+        client.get().uri("/actuator/info").exchange().expectStatus().isOk();
+    }
+
+    /**
+     * The probes' own paths on the API port (for load balancers and orchestrators), without authentication; the rest
+     * of the actuator only on the management port, which listens on the loopback interface unless told otherwise.
+     */
+    @Test
+    void theApiPortHasTheProbesAndNothingElseOfTheActuator() {
+        WebTestClient api = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+
+        api.get().uri("/readyz").exchange().expectStatus().isOk();
+        api.get().uri("/livez").exchange().expectStatus().isOk();
+        for (String path : List.of("/actuator/health", "/actuator/prometheus", "/actuator/info", "/actuator")) {
+            api.get().uri(path).exchange().expectStatus().isNotFound();
+        }
+        assertThat(managementPort).isNotEqualTo(port);
+        assertThat(managementAddress).isEqualTo("127.0.0.1");
     }
 
     /** The setting in milliseconds, as the service's pooled sessions see it. */
