@@ -40,6 +40,10 @@ compose "${args[@]}" up --build --detach --wait --wait-timeout 300 --quiet-pull
 say "all services healthy after $(($(date +%s) - started)) s"
 compose "${args[@]}" ps --format 'table {{.Service}}\t{{.Status}}'
 
+limit=$(compose "${args[@]}" exec -T rabbitmq rabbitmqctl -q eval 'application:get_env(rabbit, max_message_size).')
+[[ $limit == '{ok,1048576}' ]] || die "the broker's max_message_size is $limit, not the 1 MiB of docker/rabbitmq/20-limits.conf"
+say "broker max_message_size: 1 MiB"
+
 inventory="http://$(compose "${args[@]}" port inventory-service 8082)"
 orders="http://localhost:$ORDER_SERVICE_HOST_PORT"
 sku=$((900000 + RANDOM))

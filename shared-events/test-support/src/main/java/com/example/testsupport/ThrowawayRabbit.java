@@ -109,7 +109,8 @@ public final class ThrowawayRabbit implements AutoCloseable {
             int port = freePort();
             int distributionPort = freePort();
             int managementPort = options.management() ? freePort() : 0;
-            String config = "listeners.tcp.default = " + port + "\n";
+            // The limit compose and ./stack give the broker (docker/rabbitmq/20-limits.conf).
+            String config = "listeners.tcp.default = " + port + "\nmax_message_size = 1048576\n";
             if (options.management()) {
                 // Statistics every second rather than every five, so that a watcher sees a queue empty soon.
                 config += "management.tcp.ip = 127.0.0.1\nmanagement.tcp.port = " + managementPort + "\n"
