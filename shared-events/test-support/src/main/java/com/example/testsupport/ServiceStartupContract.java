@@ -106,8 +106,10 @@ public abstract class ServiceStartupContract {
     void theApiPortHasTheProbesAndNothingElseOfTheActuator() {
         WebTestClient api = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
 
-        api.get().uri("/readyz").exchange().expectStatus().isOk();
-        api.get().uri("/livez").exchange().expectStatus().isOk();
+        api.get().uri("/readyz").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("UP").jsonPath("$.components").doesNotExist();
+        api.get().uri("/livez").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("UP").jsonPath("$.components").doesNotExist();
         for (String path : List.of("/actuator/health", "/actuator/prometheus", "/actuator/info", "/actuator")) {
             api.get().uri(path).exchange().expectStatus().isNotFound();
         }
