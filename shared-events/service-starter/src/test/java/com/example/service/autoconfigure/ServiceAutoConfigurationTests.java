@@ -65,11 +65,12 @@ class ServiceAutoConfigurationTests {
     }
 
     @Test
-    void createsTheDatabaseBeforeMigratingUnlessTurnedOff() {
-        runner.run(context -> assertThat(context).hasSingleBean(FlywayMigrationStrategy.class));
-        runner.withPropertyValues("service.database.create-if-missing=false")
-                .run(context -> assertThat(context).doesNotHaveBean(FlywayMigrationStrategy.class));
-        runner.withClassLoader(new FilteredClassLoader(FlywayMigrationStrategy.class))
+    void createsTheDatabaseBeforeMigratingOnlyWhenAskedTo() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(FlywayMigrationStrategy.class));
+        runner.withPropertyValues("service.database.create-if-missing=true")
+                .run(context -> assertThat(context).hasSingleBean(FlywayMigrationStrategy.class));
+        runner.withPropertyValues("service.database.create-if-missing=true")
+                .withClassLoader(new FilteredClassLoader(FlywayMigrationStrategy.class))
                 .run(context -> assertThat(context).doesNotHaveBean(FlywayMigrationStrategy.class));
     }
 
