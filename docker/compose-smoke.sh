@@ -17,6 +17,17 @@ for module in order-service inventory-service coupon-service risk-service; do
   [[ -f $module/target/$module.jar ]] || die "$module/target/$module.jar is missing: run ./mvnw -B package -DskipTests first"
 done
 
+# Secrets of its own for this throw-away stack (compose.yaml has no defaults); the environment wins over any .env.
+secret() { head -c 24 /dev/urandom | base64 | tr -d '/+='; }
+export POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-$(secret)}
+export RABBITMQ_USER=${RABBITMQ_USER:-smoke-admin}
+export RABBITMQ_PASSWORD=${RABBITMQ_PASSWORD:-$(secret)}
+for db in ORDERS INVENTORY COUPONS RISK; do
+  for role in OWNER APP; do
+    var=${db}_${role}_PASSWORD
+    export "$var=${!var:-$(secret)}"
+  done
+done
 export ORDER_SERVICE_HOST_PORT=${ORDER_SERVICE_HOST_PORT:-$(free_port)}
 export POSTGRES_HOST_PORT=${POSTGRES_HOST_PORT:-$(free_port)}
 export RABBITMQ_MANAGEMENT_HOST_PORT=${RABBITMQ_MANAGEMENT_HOST_PORT:-$(free_port)}
@@ -43,6 +54,10 @@ compose "${args[@]}" ps --format 'table {{.Service}}\t{{.Status}}'
 limit=$(compose "${args[@]}" exec -T rabbitmq rabbitmqctl -q eval 'application:get_env(rabbit, max_message_size).')
 [[ $limit == '{ok,1048576}' ]] || die "the broker's max_message_size is $limit, not the 1 MiB of docker/rabbitmq/20-limits.conf"
 say "broker max_message_size: 1 MiB"
+roles=$(compose "${args[@]}" exec -T postgres psql -U postgres -tAc \
+  "select string_agg(distinct usename, ',' order by usename) from pg_stat_activity where datname = 'orders'")
+[[ $roles == orders_app ]] || die "order-service should be connected to its database as orders_app only, not as: $roles"
+say "order-service connects as its runtime role (orders_app)"
 
 inventory="http://$(compose "${args[@]}" port inventory-service 8082)"
 orders="http://localhost:$ORDER_SERVICE_HOST_PORT"

@@ -1,7 +1,7 @@
 # One image per service, from the jar Maven built (./mvnw -B package -DskipTests):
 #   docker build -f docker/service.Dockerfile --build-arg MODULE=order-service --build-arg PORT=8081 .
 # BASE_IMAGE is any Java 17+ runtime with bash (the healthcheck speaks HTTP through bash's /dev/tcp).
-ARG BASE_IMAGE=eclipse-temurin:17-jre
+ARG BASE_IMAGE=eclipse-temurin:17.0.15_6-jre
 FROM ${BASE_IMAGE}
 ARG MODULE
 ARG PORT
