@@ -93,7 +93,7 @@ public class ServiceAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(FlywayMigrationStrategy.class)
-    @ConditionalOnBooleanProperty(name = "service.database.create-if-missing")
+    @ConditionalOnBooleanProperty(name = "service.database.create-if-missing", matchIfMissing = true)
     static class DatabaseBootstrapConfiguration {
 
         /** Creates the service's database if needed, then migrates it: a fresh server needs no manual step. */

@@ -31,7 +31,7 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
      * @param validationTimeout how long that check may take before the connection is dropped as dead
      */
     public record Database(@DefaultValue("localhost") String host, @DefaultValue("5432") int port, String name,
-            @DefaultValue("false") boolean createIfMissing, @DefaultValue("10s") Duration statementTimeout,
+            @DefaultValue("true") boolean createIfMissing, @DefaultValue("10s") Duration statementTimeout,
             @DefaultValue("5s") Duration lockTimeout, @DefaultValue("500ms") Duration revalidateAfter,
             @DefaultValue("2s") Duration validationTimeout) {
 

@@ -65,12 +65,11 @@ class ServiceAutoConfigurationTests {
     }
 
     @Test
-    void createsTheDatabaseBeforeMigratingOnlyWhenAskedTo() {
-        runner.run(context -> assertThat(context).doesNotHaveBean(FlywayMigrationStrategy.class));
-        runner.withPropertyValues("service.database.create-if-missing=true")
-                .run(context -> assertThat(context).hasSingleBean(FlywayMigrationStrategy.class));
-        runner.withPropertyValues("service.database.create-if-missing=true")
-                .withClassLoader(new FilteredClassLoader(FlywayMigrationStrategy.class))
+    void createsTheDatabaseBeforeMigratingUnlessTurnedOff() {
+        runner.run(context -> assertThat(context).hasSingleBean(FlywayMigrationStrategy.class));
+        runner.withPropertyValues("service.database.create-if-missing=false")
+                .run(context -> assertThat(context).doesNotHaveBean(FlywayMigrationStrategy.class));
+        runner.withClassLoader(new FilteredClassLoader(FlywayMigrationStrategy.class))
                 .run(context -> assertThat(context).doesNotHaveBean(FlywayMigrationStrategy.class));
     }
 
