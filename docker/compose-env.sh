@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Writes .env for compose.yaml with generated secrets, once: an existing .env is left as it is (delete it, and the
 # volumes, to start over with new ones). compose reads .env from the project directory; the passwords never have a
-# default in compose.yaml, so a stack without them does not start.
+# default in compose.yaml, so a stack without them does not start. Also creates the development token issuer's key
+# pair in .stack/jwt (shared with ./stack; ./stack token prints tokens for either) and points .env at its public key.
 #   docker/compose-env.sh && docker compose up --build
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+docker/dev-issuer.sh keys .stack/jwt
+JWT_LINE='JWT_PUBLIC_KEY_FILE=./.stack/jwt/public.pem'
+
 if [[ -e .env ]]; then
-  printf 'compose-env: .env exists, left as it is\n'
+  if ! grep -q '^JWT_PUBLIC_KEY_FILE=' .env; then
+    printf '%s\n' "$JWT_LINE" >>.env
+    printf 'compose-env: .env exists; added the development issuer public key to it\n'
+  else
+    printf 'compose-env: .env exists, left as it is\n'
+  fi
   exit 0
 fi
 secret() { head -c 24 /dev/urandom | base64 | tr -d '/+=' ; }
@@ -21,5 +30,6 @@ umask 077
   for db in ORDERS INVENTORY COUPONS RISK; do
     printf '%s_OWNER_PASSWORD=%s\n%s_APP_PASSWORD=%s\n' "$db" "$(secret)" "$db" "$(secret)"
   done
+  printf '%s\n' "$JWT_LINE"
 } >.env
 printf 'compose-env: wrote .env with generated passwords (readable by you only)\n'

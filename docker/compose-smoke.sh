@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of compose.yaml (run by .ci/run): builds and starts the whole stack under its own project
 # name on free host ports, waits until every service is healthy, places one order through the
-# published order-service port, waits until it is CONFIRMED, then removes the stack and its volumes.
+# published order-service port (refused without a token, accepted with a customer's), waits until it is CONFIRMED,
+# then removes the stack and its volumes.
 # Needs the service jars (./mvnw -B package -DskipTests). Extra arguments go to `docker compose`,
 # e.g. --env-file docker/offline/offline.env to use the locally built base images.
 set -euo pipefail
@@ -28,6 +29,12 @@ for db in ORDERS INVENTORY COUPONS RISK; do
     export "$var=${!var:-$(secret)}"
   done
 done
+# A token issuer of its own too: a key pair in a temporary directory, removed with the stack.
+issuer=$(mktemp -d)
+docker/dev-issuer.sh keys "$issuer"
+export JWT_PUBLIC_KEY_FILE=$issuer/public.pem
+admin="Authorization: Bearer $(docker/dev-issuer.sh token "$issuer" --admin)"
+customer="Authorization: Bearer $(docker/dev-issuer.sh token "$issuer" --user 4242)"
 export ORDER_SERVICE_HOST_PORT=${ORDER_SERVICE_HOST_PORT:-$(free_port)}
 export POSTGRES_HOST_PORT=${POSTGRES_HOST_PORT:-$(free_port)}
 export RABBITMQ_MANAGEMENT_HOST_PORT=${RABBITMQ_MANAGEMENT_HOST_PORT:-$(free_port)}
@@ -42,6 +49,7 @@ cleanup() {
   fi
   say "removing the stack"
   compose "${args[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
+  rm -rf "$issuer"
 }
 trap cleanup EXIT
 
@@ -62,12 +70,14 @@ say "order-service connects as its runtime role (orders_app)"
 inventory="http://$(compose "${args[@]}" port inventory-service 8082)"
 orders="http://localhost:$ORDER_SERVICE_HOST_PORT"
 sku=$((900000 + RANDOM))
-curl -fsS -X PUT -H 'Content-Type: application/json' -d '{"available": 5}' "$inventory/stock/$sku" >/dev/null \
-  || die "could not seed stock through $inventory"
+curl -fsS -X PUT -H "$admin" -H 'Content-Type: application/json' -d '{"available": 5}' "$inventory/stock/$sku" \
+  >/dev/null || die "could not seed stock through $inventory"
 
 key=$(cat /proc/sys/kernel/random/uuid)
 body="{\"user_id\": 4242, \"sku_ids\": [$sku], \"idempotency_key\": \"$key\"}"
-response=$(curl -sS -w '\n%{http_code}' -H 'Content-Type: application/json' -d "$body" "$orders/orders")
+unauthenticated=$(curl -sS -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$body" "$orders/orders")
+[[ $unauthenticated == 401 ]] || die "POST /orders without a token answered $unauthenticated, expected 401"
+response=$(curl -sS -w '\n%{http_code}' -H "$customer" -H 'Content-Type: application/json' -d "$body" "$orders/orders")
 code=${response##*$'\n'}
 [[ $code == 201 ]] || die "POST /orders answered $code: ${response%$'\n'*}"
 order_id=$(json_field order_id <<<"${response%$'\n'*}")
@@ -75,10 +85,10 @@ say "order $order_id created (201)"
 
 status=""
 for _ in $(seq 120); do
-  status=$(curl -fsS "$orders/orders/$order_id" | json_field status)
+  status=$(curl -fsS -H "$customer" "$orders/orders/$order_id" | json_field status)
   [[ $status == CONFIRMED || $status == REJECTED ]] && break
   sleep 0.5
 done
-[[ $status == CONFIRMED ]] || die "order $order_id ended $status, expected CONFIRMED: $(curl -sS "$orders/orders/$order_id")"
-say "order $order_id CONFIRMED: $(curl -fsS "$inventory/stock/$sku")"
+[[ $status == CONFIRMED ]] || die "order $order_id ended $status, expected CONFIRMED: $(curl -sS -H "$customer" "$orders/orders/$order_id")"
+say "order $order_id CONFIRMED: $(curl -fsS -H "$admin" "$inventory/stock/$sku")"
 say "PASSED in $(($(date +%s) - started)) s"

@@ -21,6 +21,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import com.example.service.faults.CrashPoints;
 import com.example.testsupport.JavaProcess;
 import com.example.testsupport.TestInfrastructure;
+import com.example.testsupport.TestTokens;
 
 import tools.jackson.databind.JsonNode;
 
@@ -44,7 +45,8 @@ class OrderCrashAfterCommitIntegrationTests {
         Map<String, Object> crashing = new LinkedHashMap<>(properties);
         crashing.put("faults.crash-at", OrderService.AFTER_COMMIT_BEFORE_RESPONSE.name());
         String body = "{\"user_id\": 5, \"sku_ids\": [1, 2], \"idempotency_key\": \"" + UUID.randomUUID() + "\"}";
-        WebClient client = WebClient.create("http://localhost:" + port);
+        WebClient client = WebClient.builder().baseUrl("http://localhost:" + port)
+                .defaultHeaders(headers -> headers.setBearerAuth(TestTokens.customer(5))).build();
 
         try (JavaProcess crashes = JavaProcess.startJar(JAR, crashing, LOGS.resolve("order-crash-1.log"))) {
             crashes.awaitReady(port, Duration.ofSeconds(90));

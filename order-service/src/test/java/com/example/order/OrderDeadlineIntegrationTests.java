@@ -21,6 +21,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -36,6 +37,7 @@ import com.example.events.OrderCancelled;
 import com.example.events.RiskApproved;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.TestEvents;
+import com.example.testsupport.TestTokens;
 
 import tools.jackson.databind.JsonNode;
 
@@ -70,7 +72,8 @@ class OrderDeadlineIntegrationTests {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
     }
 
     @Test

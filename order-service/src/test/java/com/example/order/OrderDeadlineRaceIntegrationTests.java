@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -27,6 +28,7 @@ import com.example.events.InventoryReserved;
 import com.example.events.RiskApproved;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.TestEvents;
+import com.example.testsupport.TestTokens;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Flux;
@@ -67,7 +69,8 @@ class OrderDeadlineRaceIntegrationTests {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
     }
 
     @Test
@@ -155,7 +158,8 @@ class OrderDeadlineRaceIntegrationTests {
     }
 
     private List<Long> placeOrders(int count) {
-        WebClient web = WebClient.create("http://localhost:" + port);
+        WebClient web = WebClient.builder().baseUrl("http://localhost:" + port)
+                .defaultHeaders(headers -> headers.setBearerAuth(TestTokens.customer(9))).build();
         return Flux.range(0, count)
                 .flatMap(i -> web.post().uri("/orders").contentType(MediaType.APPLICATION_JSON)
                         .bodyValue("{\"user_id\": 9, \"sku_ids\": [1], \"idempotency_key\": \"" + UUID.randomUUID() + "\"}")

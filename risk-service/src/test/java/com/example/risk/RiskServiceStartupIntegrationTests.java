@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.springframework.boot.test.context.SpringBootTest;
 
+import com.example.testsupport.AuthorizationMatrix;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.ServiceStartupContract;
 
@@ -14,5 +15,10 @@ class RiskServiceStartupIntegrationTests extends ServiceStartupContract {
     @Override
     protected List<String> ownTables() {
         return List.of("assessments");
+    }
+
+    @Override
+    protected List<AuthorizationMatrix.Endpoint> operatorEndpoints() {
+        return List.of(AuthorizationMatrix.Endpoint.get("/assessments/1"));
     }
 }

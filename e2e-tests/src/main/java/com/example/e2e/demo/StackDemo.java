@@ -5,8 +5,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -14,7 +23,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code ./stack demo}: against a running stack, seeds stock and coupons, places three orders and
- * prints how each one unfolds. JDK only, so the script runs it straight from source
+ * prints how each one unfolds, with tokens it signs itself with the development key. JDK only, so the script runs it straight from source
  * ({@code java StackDemo.java}) without a build.
  *
  * <ol>
@@ -28,6 +37,8 @@ public final class StackDemo {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+
+    private static DevelopmentIssuer issuer;
 
     private final String orders;
     private final String inventory;
@@ -44,6 +55,7 @@ public final class StackDemo {
     public static void main(String[] args) throws Exception {
         StackDemo demo = new StackDemo(arg(args, 0, "http://localhost:8081"), arg(args, 1, "http://localhost:8082"),
                 arg(args, 2, "http://localhost:8083"));
+        issuer = DevelopmentIssuer.load(Path.of(arg(args, 3, ".stack/jwt/private.pem")));
         boolean allRight = demo.run();
         System.exit(allRight ? 0 : 1);
     }
@@ -150,7 +162,9 @@ public final class StackDemo {
     private HttpResponse<String> post(long user, List<Long> skus, String coupon, UUID key) throws Exception {
         String body = "{\"user_id\": " + user + ", \"sku_ids\": " + skus + ", \"idempotency_key\": \"" + key + "\""
                 + (coupon == null ? "" : ", \"coupon_code\": \"" + coupon + "\"") + "}";
+        // As the customer: a customer's token may place orders for its own user id only.
         return send(HttpRequest.newBuilder(URI.create(orders + "/orders")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + issuer.token(Long.toString(user), "orders"))
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
@@ -166,8 +180,56 @@ public final class StackDemo {
         return send(HttpRequest.newBuilder(URI.create(url)).GET());
     }
 
+    /** Sends as an operator unless the request already carries a customer's token. */
     private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest built = request.timeout(Duration.ofSeconds(10)).build();
+        if (built.headers().firstValue("Authorization").isEmpty()) {
+            built = HttpRequest.newBuilder(built, (name, value) -> true)
+                    .header("Authorization", "Bearer " + issuer.token("operator", "admin")).build();
+        }
+        return HTTP.send(built, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Signs tokens (RS256, one hour) with the development key that {@code ./stack up} made, as an identity provider
+     * would: {@code sub} the user id, {@code scope} {@code orders} for a customer or {@code admin} for an operator.
+     */
+    static final class DevelopmentIssuer {
+
+        private final PrivateKey key;
+
+        private DevelopmentIssuer(PrivateKey key) {
+            this.key = key;
+        }
+
+        /** Reads a PKCS#8 PEM private key ({@code -----BEGIN PRIVATE KEY-----}). */
+        static DevelopmentIssuer load(Path pem) throws IOException, GeneralSecurityException {
+            if (!Files.isReadable(pem)) {
+                throw new IllegalStateException(pem + " is missing: ./stack up creates the development key pair");
+            }
+            String base64 = Files.readString(pem).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+            return new DevelopmentIssuer(KeyFactory.getInstance("RSA")
+                    .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64))));
+        }
+
+        String token(String subject, String scope) {
+            long now = System.currentTimeMillis() / 1000;
+            String header = encode("{\"alg\":\"RS256\",\"typ\":\"JWT\"}");
+            String claims = encode("{\"sub\":\"" + subject + "\",\"scope\":\"" + scope + "\",\"iss\":\"stack\","
+                    + "\"iat\":" + now + ",\"exp\":" + (now + 3600) + "}");
+            try {
+                Signature signature = Signature.getInstance("SHA256withRSA");
+                signature.initSign(key);
+                signature.update((header + "." + claims).getBytes(StandardCharsets.US_ASCII));
+                return header + "." + claims + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature.sign());
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("could not sign a token", e);
+            }
+        }
+
+        private static String encode(String json) {
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /** The value of a scalar field anywhere in a small JSON document (enough for the demo's flat bodies). */

@@ -23,6 +23,7 @@ import com.example.e2e.check.SystemState;
 import com.example.e2e.nemesis.FaultKind;
 import com.example.e2e.topology.Service;
 import com.example.e2e.topology.ServiceNode;
+import com.example.testsupport.TestTokens;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -140,6 +141,7 @@ class LostReplyIntegrationTests {
         try {
             response = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(service.resolve("/admin/dead-letters/" + queue + "/redrive"))
+                            .header("Authorization", "Bearer " + TestTokens.admin())
                             .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.example.e2e.topology.Service;
+import com.example.testsupport.TestTokens;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -135,7 +136,8 @@ class SagaIntegrationTests {
     private HttpResponse<String> send(Service service, String path, HttpRequest.Builder request) {
         URI base = system.firstRunning(service);
         try {
-            return HTTP.send(request.uri(base.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+            return HTTP.send(request.uri(base.resolve(path)).timeout(Duration.ofSeconds(10))
+                    .header("Authorization", "Bearer " + TestTokens.admin()).build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new AssertionError(service + " " + path + " failed", e);

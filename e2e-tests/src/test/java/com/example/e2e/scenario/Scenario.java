@@ -48,6 +48,7 @@ import com.example.e2e.workload.Outcome;
 import com.example.e2e.workload.RetryPolicy;
 import com.example.e2e.workload.Seeder;
 import com.example.e2e.workload.Workload;
+import com.example.testsupport.TestTokens;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -233,7 +234,8 @@ final class Scenario {
         Awaitility.await("warm-up order " + warmUp.orderId() + " confirmed").atMost(Duration.ofMinutes(1))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
                     URI uri = system.orderServices().get().get(0).resolve("/orders/" + warmUp.orderId());
-                    String body = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(),
+                    String body = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2))
+                            .header("Authorization", "Bearer " + TestTokens.admin()).build(),
                             HttpResponse.BodyHandlers.ofString()).body();
                     String status = json.readTree(body).path("status").asString();
                     if (status.equals("REJECTED")) {

@@ -17,6 +17,7 @@ import org.awaitility.Awaitility;
 import org.testcontainers.containers.Network;
 
 import com.example.testsupport.TestInfrastructure;
+import com.example.testsupport.TestTokens;
 
 /**
  * A service instance as a container of the service's image. A container's environment is fixed when it is
@@ -79,12 +80,15 @@ final class ContainerServiceNode implements ServiceNode {
         removeContainer();
         Map<String, String> env = new LinkedHashMap<>(environment.get());
         env.put("FAULTS_CRASH_AT", crashAt);
+        // The tests' token issuer: its public key is copied into the container below.
+        env.put(TestTokens.ENVIRONMENT, "file:/tmp/" + TestTokens.publicKeyFile().getFileName());
         this.crashAt = crashAt;
         runs++;
         log.note("run " + runs + " of " + name + " at " + Instant.now()
                 + (crashAt.isEmpty() ? "" : " with faults.crash-at=" + crashAt));
         String id = docker.create(new DockerEngine.Spec(containerPrefix + name + "-" + runs, image, env, null, List.of(),
                 Map.of(service.defaultPort(), port), 512L * 1024 * 1024, List.of()), network);
+        docker.copyInto(id, TestTokens.publicKeyFile(), "/tmp");
         run = docker.start(id, log.file());
     }
 

@@ -167,6 +167,11 @@ final class DockerEngine {
         return create.exec().getId();
     }
 
+    /** Copies a file of this machine into a created container's directory (before it starts). */
+    void copyInto(String id, Path file, String directory) {
+        client.copyArchiveToContainerCmd(id).withHostResource(file.toString()).withRemotePath(directory).exec();
+    }
+
     /**
      * Starts a created or stopped container. Its output is attached first, so the log file gets every line
      * of this run and none of an earlier run of the same container. The returned run ends with the container.

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import com.example.service.database.DatabaseCreator;
 import com.example.testsupport.TestInfrastructure;
+import com.example.testsupport.TestTokens;
 
 /**
  * The {@code processes} driver: a throw-away PostgreSQL server and RabbitMQ node of its own, and the
@@ -184,8 +185,10 @@ public final class ProcessTopology implements Topology {
         return settings;
     }
 
+    /** Where the database is, and the key of the tests' token issuer (every service wants a bearer token). */
     private Map<String, Object> databaseSettings() {
-        return Map.of("service.database.host", "localhost", "service.database.port", database.port());
+        return Map.of("service.database.host", "localhost", "service.database.port", database.port(),
+                TestTokens.PROPERTY, TestTokens.publicKeyLocation());
     }
 
     @Override

@@ -11,10 +11,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import com.example.testsupport.TestTokens;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -32,6 +35,8 @@ public final class OrderClient {
     private final HttpClient http;
     private final Supplier<List<URI>> orderServices;
     private final RetryPolicy policy;
+    /** Each user's token (as a customer's app holds one), made once: signing is not free. */
+    private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
     /** @param orderServices the order-service instances to send to, asked again before every attempt */
     public OrderClient(Supplier<List<URI>> orderServices, RetryPolicy policy) {
@@ -78,6 +83,7 @@ public final class OrderClient {
         HttpRequest request = HttpRequest.newBuilder(target.resolve("/orders"))
                 .timeout(policy.requestTimeout())
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + tokens.computeIfAbsent(intent.userId(), TestTokens::customer))
                 .header("X-Request-Id", "e2e-" + intent.number() + "-" + UUID.randomUUID().toString().substring(0, 8))
                 .POST(HttpRequest.BodyPublishers.ofString(intent.requestBody()))
                 .build();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import org.awaitility.Awaitility;
+import com.example.testsupport.TestTokens;
 
 /**
  * Puts a catalog's stock and coupons in place through the services' public operator endpoints
@@ -43,6 +44,7 @@ public final class Seeder {
                 .until(() -> {
                     HttpRequest request = HttpRequest.newBuilder(service.get().resolve(path))
                             .timeout(Duration.ofSeconds(5)).header("Content-Type", "application/json")
+                            .header("Authorization", "Bearer " + TestTokens.admin())
                             .PUT(HttpRequest.BodyPublishers.ofString(body)).build();
                     int status = send(request);
                     if (status >= 400 && status < 500) {

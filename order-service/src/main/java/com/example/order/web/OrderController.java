@@ -20,7 +20,9 @@ import com.example.order.OrderService;
 import com.example.order.OrderStatus;
 import com.example.order.PlaceOrder;
 import com.example.order.Placement;
+import com.example.service.security.Caller;
 import com.example.service.web.ApiProblem;
+import com.example.service.web.StandardProblem;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -64,6 +66,8 @@ class OrderController {
     @ApiResponse(responseCode = "400", description = "Invalid request (problem with errors)")
     @ApiResponse(responseCode = "413", description = "Body over 64 KiB")
     @ApiResponse(responseCode = "415", description = "Not application/json")
+    @ApiResponse(responseCode = "403", description = "The token lacks scope orders or admin, or user_id is not its "
+            + "subject (a customer places orders for themselves)")
     @ApiResponse(responseCode = "422", description = "Idempotency key reused with a different payload")
     @ApiResponse(responseCode = "503", description = "Database unavailable; nothing happened: retry with the same key")
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -71,7 +75,13 @@ class OrderController {
             @Parameter(hidden = true) @RequestHeader(name = "traceparent", required = false) String traceparent) {
         PlaceOrder command = new PlaceOrder(request.userId(), request.skuIds(), request.idempotencyKey(),
                 request.couponCode(), traceparent);
-        return orders.place(command).map(OrderController::respond);
+        return Caller.current().flatMap(caller -> {
+            if (!caller.mayActFor(request.userId())) {
+                return Mono.error(new ApiProblem(StandardProblem.FORBIDDEN, "user_id " + request.userId()
+                        + " is not the user this token was issued to: a customer places orders for themselves"));
+            }
+            return orders.place(command).map(OrderController::respond);
+        });
     }
 
     private static ResponseEntity<OrderResponse> respond(Placement placement) {
@@ -88,11 +98,12 @@ class OrderController {
 
     @Operation(operationId = "getOrder", summary = "Get an order by id")
     @ApiResponse(responseCode = "200", description = "The order")
-    @ApiResponse(responseCode = "404", description = "No such order")
+    @ApiResponse(responseCode = "404", description = "No such order (another user's order is not shown to a customer)")
     @GetMapping("/{order_id}")
     Mono<OrderResponse> get(@PathVariable("order_id") long orderId) {
-        return orders.find(orderId).map(OrderResponse::of)
-                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("order " + orderId + " does not exist")));
+        return Caller.current().flatMap(caller -> orders.find(orderId)
+                .filter(order -> caller.mayActFor(order.userId())).map(OrderResponse::of)
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("order " + orderId + " does not exist"))));
     }
 
     @Operation(operationId = "findOrders", summary = "Find the order made for an intent, or the orders waiting in a status",
@@ -120,7 +131,9 @@ class OrderController {
                                   "steps": {"inventory": "OK", "coupon": "NOT_NEEDED", "risk": "PENDING"},
                                   "rejection_reason": null}]""") }))
     @ApiResponse(responseCode = "400", description = "Neither question, both, or invalid parameters (problem with errors)")
-    @ApiResponse(responseCode = "404", description = "No order was made for this intent")
+    @ApiResponse(responseCode = "403", description = "Listing by status needs scope admin")
+    @ApiResponse(responseCode = "404", description = "No order was made for this intent (a customer asking about "
+            + "another user's intent gets the same)")
     @GetMapping
     Mono<?> find(
             @Parameter(description = "With idempotency_key: the user whose intent to look up")
@@ -142,16 +155,25 @@ class OrderController {
         } catch (ApiProblem invalid) {
             return Mono.error(invalid);
         }
-        if (query instanceof OrderQuery.ByIntent intent) {
-            return findByIntent(intent.userId(), intent.idempotencyKey());
-        }
-        OrderQuery.ByAge byAge = (OrderQuery.ByAge) query;
-        return orders.findOlderThan(byAge.status(), byAge.olderThan(), byAge.limit()).map(OrderResponse::of)
-                .collectList().map(OrderList::new);
+        return Caller.current().flatMap(caller -> {
+            if (query instanceof OrderQuery.ByIntent intent) {
+                return findByIntent(caller, intent.userId(), intent.idempotencyKey());
+            }
+            if (!caller.admin()) {
+                return Mono.error(new ApiProblem(StandardProblem.FORBIDDEN,
+                        "Listing orders by status is for operators (scope admin)"));
+            }
+            OrderQuery.ByAge byAge = (OrderQuery.ByAge) query;
+            return orders.findOlderThan(byAge.status(), byAge.olderThan(), byAge.limit()).map(OrderResponse::of)
+                    .collectList().map(OrderList::new);
+        });
     }
 
-    private Mono<OrderResponse> findByIntent(long userId, UUID idempotencyKey) {
-        return orders.findByIntent(userId, idempotencyKey).map(OrderResponse::of)
+    private Mono<OrderResponse> findByIntent(Caller caller, long userId, UUID idempotencyKey) {
+        Mono<OrderResponse> found = caller.mayActFor(userId)
+                ? orders.findByIntent(userId, idempotencyKey).map(OrderResponse::of)
+                : Mono.empty();
+        return found
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("no order was made for user " + userId
                         + " with idempotency_key " + idempotencyKey
                         + ": the operation did not happen, and a retry with the same key is safe")));

@@ -27,6 +27,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import com.example.events.EventJson;
 import com.example.events.OrderCreated;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.TestTokens;
 
 import reactor.core.publisher.Flux;
 
@@ -55,7 +56,8 @@ class OrderEventsPublishedIntegrationTests {
         admin.declareQueue(queue);
         admin.declareExchange(new TopicExchange("order.events", true, false));
         admin.declareBinding(BindingBuilder.bind(queue).to(new TopicExchange("order.events")).with("#"));
-        WebClient client = WebClient.create("http://localhost:" + port);
+        WebClient client = WebClient.builder().baseUrl("http://localhost:" + port)
+                .defaultHeaders(headers -> headers.setBearerAuth(TestTokens.admin())).build();
 
         Long created = Flux.range(1, ORDERS)
                 .flatMap(user -> client.post().uri("/orders").contentType(MediaType.APPLICATION_JSON)

@@ -18,6 +18,7 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -35,6 +36,7 @@ import com.example.events.RiskApproved;
 import com.example.events.RiskRejected;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.TestEvents;
+import com.example.testsupport.TestTokens;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
@@ -62,7 +64,8 @@ class OrderSagaIntegrationTests {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
     }
 
     @Test

@@ -32,7 +32,9 @@ import org.springframework.web.reactive.function.client.WebClient;
 import com.example.events.EventJson;
 import com.example.events.OrderCreated;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.AuthorizationMatrix;
 import com.example.testsupport.OpenApiValidation;
+import com.example.testsupport.TestTokens;
 
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;
@@ -137,7 +139,8 @@ class OrderApiIntegrationTests {
     @Test
     void fiftyConcurrentIdenticalRequestsCreateExactlyOneOrder() {
         String body = order(user, List.of(7, 8), UUID.randomUUID(), null);
-        WebClient web = WebClient.create("http://localhost:" + port);
+        WebClient web = WebClient.builder().baseUrl("http://localhost:" + port)
+                .defaultHeaders(headers -> headers.setBearerAuth(TestTokens.customer(user))).build();
 
         List<ResponseEntity<JsonNode>> responses = Flux.range(0, 50)
                 .flatMap(i -> web.post().uri("/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(body)
@@ -444,7 +447,7 @@ class OrderApiIntegrationTests {
     void aDescriptionThatDriftsFromTheWireFailsTheExchangesCheckedAgainstIt() {
         String published = OpenApiValidation.fetch("http://localhost:" + port + OpenApiValidation.API_DOCS);
         String camelCase = published.replace("\"user_id\"", "\"userId\"");
-        WebTestClient checkedAgainstTheBrokenCopy = OpenApiValidation.client(port, camelCase);
+        WebTestClient checkedAgainstTheBrokenCopy = OpenApiValidation.clientFor(port, camelCase);
 
         assertThatThrownBy(() -> checkedAgainstTheBrokenCopy.post().uri("/orders").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(order(user, List.of(1001), UUID.randomUUID(), null)).exchange())
@@ -453,6 +456,51 @@ class OrderApiIntegrationTests {
                 .hasMessageContaining("userId");
         // The same exchange passes against the description as published.
         post(order(user, List.of(1001), UUID.randomUUID(), null)).expectStatus().isCreated();
+    }
+
+    /** The contract's rules for customers: their own orders only; another user's order does not exist for them. */
+    @Test
+    void aCustomerPlacesAndSeesOnlyTheirOwnOrders() {
+        long other = USERS.incrementAndGet();
+        UUID key = UUID.randomUUID();
+        String mine = order(user, List.of(1001), key, null);
+
+        problem(post(mine, TestTokens.customer(other)), 403, "forbidden");
+        assertThat(count("select count(*) from orders where user_id = " + user)).isZero();
+        long orderId = post(mine, TestTokens.customer(user)).expectStatus().isCreated()
+                .expectBody(JsonNode.class).returnResult().getResponseBody().get("order_id").asLong();
+        post(mine, TestTokens.customer(user)).expectStatus().isOk().expectHeader().valueEquals("Idempotent-Replayed", "true");
+
+        get("/orders/" + orderId, TestTokens.customer(user)).expectStatus().isOk()
+                .expectBody().jsonPath("$.order_id").isEqualTo(orderId);
+        get("/orders?user_id=" + user + "&idempotency_key=" + key, TestTokens.customer(user)).expectStatus().isOk()
+                .expectBody().jsonPath("$.order_id").isEqualTo(orderId);
+        problem(get("/orders/" + orderId, TestTokens.customer(other)), 404, "not-found");
+        problem(get("/orders?user_id=" + user + "&idempotency_key=" + key, TestTokens.customer(other)), 404,
+                "not-found");
+        problem(get("/orders?status=CREATED", TestTokens.customer(user)), 403, "forbidden");
+        get("/orders/" + orderId, TestTokens.admin()).expectStatus().isOk();
+        get("/orders?user_id=" + user + "&idempotency_key=" + key, TestTokens.admin()).expectStatus().isOk();
+        // An operator may place an order for any user (support acting on a customer's behalf).
+        post(order(other, List.of(1001), UUID.randomUUID(), null), TestTokens.admin()).expectStatus().isCreated();
+    }
+
+    @Test
+    void theOrdersApiWantsAValidToken() {
+        new AuthorizationMatrix(port).assertTokenRequired(List.of(
+                AuthorizationMatrix.Endpoint.post("/orders", order(user, List.of(1001), UUID.randomUUID(), null)),
+                AuthorizationMatrix.Endpoint.get("/orders/1"),
+                AuthorizationMatrix.Endpoint.get("/orders?user_id=" + user + "&idempotency_key=" + UUID.randomUUID())));
+        assertThat(count("select count(*) from orders where user_id = " + user)).isZero();
+    }
+
+    private WebTestClient.ResponseSpec post(String body, String token) {
+        return client.post().uri("/orders").headers(headers -> headers.setBearerAuth(token))
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+    }
+
+    private WebTestClient.ResponseSpec get(String uri, String token) {
+        return client.get().uri(uri).headers(headers -> headers.setBearerAuth(token)).exchange();
     }
 
     private WebTestClient.ResponseSpec post(String body) {

@@ -14,6 +14,7 @@ import org.springframework.test.context.ContextCustomizerFactories;
  * Gives the annotated Spring Boot test class its own new database and RabbitMQ vhost, so that no
  * test class sees another's rows or messages. The application context is closed after the class.
  * The database name and JDBC URL are available as {@code test.database.name} and {@code test.database.jdbc-url}.
+ * The service accepts the bearer tokens of {@link TestTokens}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

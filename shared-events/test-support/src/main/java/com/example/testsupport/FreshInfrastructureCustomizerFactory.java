@@ -60,6 +60,7 @@ class FreshInfrastructureCustomizerFactory implements ContextCustomizerFactory {
                 });
             }
             properties.put("test.rabbitmq.virtual-host", vhost);
+            properties.put(TestTokens.PROPERTY, TestTokens.publicKeyLocation());
             context.getEnvironment().getPropertySources()
                     .addFirst(new MapPropertySource("fresh-infrastructure-" + testClass.getSimpleName(), properties));
         }

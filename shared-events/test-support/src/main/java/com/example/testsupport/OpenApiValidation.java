@@ -64,20 +64,32 @@ public final class OpenApiValidation {
     private OpenApiValidation() {
     }
 
-    /** A client of the service on {@code localhost:port} that checks every exchange against its description. */
+    /**
+     * A client of the service on {@code localhost:port} that checks every exchange against its description and
+     * sends an operator's token ({@link TestTokens#admin()}) unless a request sets its own {@code Authorization}.
+     */
     public static WebTestClient client(int port) {
+        return client(port, TestTokens.admin());
+    }
+
+    /** The same, sending the given bearer token by default, or none when it is null. */
+    public static WebTestClient client(int port, String token) {
         String base = "http://localhost:" + port;
-        return client(base, VALIDATORS.computeIfAbsent(base, url -> validator(fetch(url + API_DOCS))));
+        return client(base, VALIDATORS.computeIfAbsent(base, url -> validator(fetch(url + API_DOCS))), token);
     }
 
-    /** A client that checks every exchange against the given description instead, e.g. a broken copy. */
-    public static WebTestClient client(int port, String description) {
-        return client("http://localhost:" + port, validator(description));
+    /** An operator's client that checks every exchange against the given description instead, e.g. a broken copy. */
+    public static WebTestClient clientFor(int port, String description) {
+        return client("http://localhost:" + port, validator(description), TestTokens.admin());
     }
 
-    private static WebTestClient client(String base, OpenApiInteractionValidator validator) {
-        return WebTestClient.bindToServer().baseUrl(base).responseTimeout(Duration.ofSeconds(30))
-                .filter(filter(validator)).build();
+    private static WebTestClient client(String base, OpenApiInteractionValidator validator, String token) {
+        WebTestClient.Builder builder = WebTestClient.bindToServer().baseUrl(base)
+                .responseTimeout(Duration.ofSeconds(30)).filter(filter(validator));
+        if (token != null) {
+            builder.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+        }
+        return builder.build();
     }
 
     /** A validator for a description given as JSON, e.g. a deliberately broken copy of a service's. */

@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -55,6 +57,20 @@ public abstract class ServiceStartupContract {
     /** Tables the service's own migrations create, besides the shared outbox and processed_events. */
     protected abstract List<String> ownTables();
 
+    /** The service's own endpoints that only operators (scope {@code admin}) may call, besides the shared ones. */
+    protected abstract List<AuthorizationMatrix.Endpoint> operatorEndpoints();
+
+    /**
+     * The contract's authorisation matrix for operator endpoints: no token, an expired one, one signed by another key
+     * or without an expiry are 401; a customer's token or one without scopes 403; an operator passes.
+     */
+    @Test
+    void operatorEndpointsRefuseEveryoneButOperators() {
+        List<AuthorizationMatrix.Endpoint> endpoints = new ArrayList<>(AuthorizationMatrix.SHARED_OPERATOR_ENDPOINTS);
+        endpoints.addAll(operatorEndpoints());
+        new AuthorizationMatrix(port).assertOperatorsOnly(endpoints);
+    }
+
     @Test
     void migrationsRanAgainstTheFreshDatabase() throws SQLException {
         List<String> expected = new ArrayList<>(List.of("outbox_events", "processed_events"));
@@ -78,7 +94,9 @@ public abstract class ServiceStartupContract {
 
     @Test
     void healthIsUpWithDatabaseAndBroker() {
-        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build();
+        // The first scrape registers the meters of a busy machine's whole run so far: more than the default 5 s is fine.
+        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort)
+                .responseTimeout(Duration.ofSeconds(30)).build();
 
         client.get().uri("/actuator/health").exchange()
                 .expectStatus().isOk()
@@ -100,18 +118,21 @@ public abstract class ServiceStartupContract {
 
     /**
      * The probes' own paths on the API port (for load balancers and orchestrators), without authentication; the rest
-     * of the actuator only on the management port, which listens on the loopback interface unless told otherwise.
+     * of the actuator only on the management port (not even an operator's token finds it on the API port), which
+     * listens on the loopback interface unless told otherwise.
      */
     @Test
     void theApiPortHasTheProbesAndNothingElseOfTheActuator() {
         WebTestClient api = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        WebTestClient operator = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
 
         api.get().uri("/readyz").exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.status").isEqualTo("UP").jsonPath("$.components").doesNotExist();
         api.get().uri("/livez").exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.status").isEqualTo("UP").jsonPath("$.components").doesNotExist();
         for (String path : List.of("/actuator/health", "/actuator/prometheus", "/actuator/info", "/actuator")) {
-            api.get().uri(path).exchange().expectStatus().isNotFound();
+            operator.get().uri(path).exchange().expectStatus().isNotFound();
         }
         assertThat(managementPort).isNotEqualTo(port);
         assertThat(managementAddress).isEqualTo("127.0.0.1");

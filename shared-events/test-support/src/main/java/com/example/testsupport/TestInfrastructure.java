@@ -115,6 +115,7 @@ public final class TestInfrastructure {
         properties.put("spring.rabbitmq.username", rabbit.user());
         properties.put("spring.rabbitmq.password", rabbit.password());
         properties.put("spring.rabbitmq.virtual-host", vhost);
+        properties.put(TestTokens.PROPERTY, TestTokens.publicKeyLocation());
         return properties;
     }
 

@@ -17,6 +17,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.testsupport.OpenApiValidation;
+import com.example.testsupport.TestTokens;
 import com.example.testsupport.StallingProxy;
 import com.example.testsupport.TestInfrastructure;
 
@@ -49,7 +50,8 @@ class DeadLettersBrokerOutageIntegrationTests {
                 .run(properties.entrySet().stream().map(p -> "--" + p.getKey() + "=" + p.getValue()).toArray(String[]::new));
         int port = service.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         admin = OpenApiValidation.client(port);
-        actuator = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        actuator = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
     }
 
     @AfterAll

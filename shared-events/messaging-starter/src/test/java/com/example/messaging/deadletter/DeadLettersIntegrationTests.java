@@ -16,12 +16,14 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.http.HttpHeaders;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.example.events.OrderCreated;
 import com.example.testsupport.BrokerClient;
 import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.OpenApiValidation;
+import com.example.testsupport.TestTokens;
 import com.example.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.Counter;
@@ -64,7 +66,8 @@ class DeadLettersIntegrationTests {
     void connect() {
         broker = BrokerClient.forVhost(vhost);
         admin = OpenApiValidation.client(port);
-        actuator = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        actuator = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
         awaitDeadLetters(0);
     }
 

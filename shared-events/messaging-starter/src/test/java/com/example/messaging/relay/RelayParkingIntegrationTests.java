@@ -15,6 +15,7 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -27,6 +28,7 @@ import com.example.events.OrderEvent;
 import com.example.events.RiskEvent;
 import com.example.messaging.outbox.OutboxWriter;
 import com.example.testsupport.FreshInfrastructure;
+import com.example.testsupport.TestTokens;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
@@ -72,7 +74,8 @@ class RelayParkingIntegrationTests {
     void setUp() {
         outbox = new TestOutbox(writer, TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory)),
                 DatabaseClient.create(connectionFactory));
-        http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + TestTokens.admin()).build();
     }
 
     /** Each test publishes to an exchange of its own and leaves no queue behind that could route another's events. */

@@ -32,6 +32,8 @@ import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.tags.Tag;
 
 /**
@@ -40,6 +42,7 @@ import io.swagger.v3.oas.models.tags.Tag;
  * <li>every error is an RFC 9457 problem ({@value #PROBLEM} schema) under {@code application/problem+json}, and
  * the errors every endpoint can answer are listed: 400 for a body or parameters, 413 and 415 for a body, 406,
  * 500, and 503 with {@code Retry-After} (the database is away);</li>
+ * <li>every operation wants a bearer token (JWT) and can answer 401 (with {@code WWW-Authenticate}) and 403;</li>
  * <li>{@code X-Request-Id} is accepted by every operation and echoed on every response;</li>
  * <li>every property of a response body is always present (the JSON mapping writes nulls), so it is required;
  * the ones that can be null say so;</li>
@@ -51,6 +54,7 @@ final class WireDescription implements OpenApiCustomizer {
 
     static final String PROBLEM = "Problem";
     static final String FIELD_ERROR = "FieldError";
+    static final String BEARER = "bearer";
     private static final String REF = "#/components/schemas/";
 
     private final Info info;
@@ -71,6 +75,10 @@ final class WireDescription implements OpenApiCustomizer {
         api.components(components);
         components.addSchemas(FIELD_ERROR, fieldError());
         components.addSchemas(PROBLEM, problem());
+        components.addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
+                .bearerFormat("JWT").description("A token of the configured issuer: sub = the user id, scope "
+                        + "contains orders (a customer) or admin (an operator), exp required"));
+        api.setSecurity(new ArrayList<>(List.of(new SecurityRequirement().addList(BEARER))));
         if (api.getPaths() != null) {
             api.getPaths().values().forEach(path -> path.readOperations().forEach(WireDescription::describe));
         }
@@ -97,6 +105,8 @@ final class WireDescription implements OpenApiCustomizer {
             ensure(responses, StandardProblem.PAYLOAD_TOO_LARGE);
             ensure(responses, StandardProblem.UNSUPPORTED_MEDIA_TYPE);
         }
+        ensure(responses, StandardProblem.UNAUTHORIZED);
+        ensure(responses, StandardProblem.FORBIDDEN);
         ensure(responses, StandardProblem.NOT_ACCEPTABLE);
         ensure(responses, StandardProblem.INTERNAL_ERROR);
         ensure(responses, StandardProblem.SERVICE_UNAVAILABLE);
@@ -105,6 +115,11 @@ final class WireDescription implements OpenApiCustomizer {
                 response.content(new Content().addMediaType(
                         org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE,
                         new MediaType().schema(new Schema<>().$ref(REF + PROBLEM))));
+            }
+            if (status.equals("401")) {
+                response.addHeaderObject(HttpHeaders.WWW_AUTHENTICATE, new Header()
+                        .description("Bearer, with error=\"invalid_token\" when the token sent is not valid")
+                        .schema(new StringSchema()));
             }
             if (status.equals("503")) {
                 response.addHeaderObject(HttpHeaders.RETRY_AFTER, new Header()

@@ -1,19 +1,14 @@
 package com.example.service.web;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.MethodParameter;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -30,7 +25,6 @@ import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
 import org.springframework.web.server.WebExceptionHandler;
 
-import com.example.events.EventJson;
 import com.example.service.failure.Failures;
 
 import reactor.core.publisher.Mono;
@@ -44,9 +38,6 @@ import tools.jackson.core.exc.StreamReadException;
  * cannot be reached is a 503 with {@code Retry-After}: the request did not happen and may be retried.
  */
 class ProblemExceptionHandler implements WebExceptionHandler {
-
-    /** Seconds a client should wait before retrying after a 503. */
-    static final String RETRY_AFTER_SECONDS = "1";
 
     private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
 
@@ -67,27 +58,10 @@ class ProblemExceptionHandler implements WebExceptionHandler {
                         exchange.getRequest().getPath(), type.status().value(), problem.getMessage());
             }
         });
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", type.type().toString());
-        body.put("title", type.title());
-        body.put("status", type.status().value());
-        body.put("detail", problem.getMessage());
-        body.put("instance", exchange.getRequest().getPath().value());
-        body.put("retryable", type.retryable());
-        if (!problem.errors().isEmpty()) {
-            body.put("errors", problem.errors());
-        }
-        response.setStatusCode(type.status());
-        HttpHeaders headers = response.getHeaders();
-        headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-        if (type == StandardProblem.SERVICE_UNAVAILABLE) {
-            headers.set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
-        }
         if (error instanceof MethodNotAllowedException notAllowed) {
-            headers.setAllow(notAllowed.getSupportedMethods());
+            response.getHeaders().setAllow(notAllowed.getSupportedMethods());
         }
-        DataBuffer buffer = response.bufferFactory().wrap(EventJson.mapper().writeValueAsBytes(body));
-        return response.writeWith(Mono.just(buffer));
+        return ProblemResponses.write(exchange, problem);
     }
 
     static ApiProblem toProblem(Throwable error) {

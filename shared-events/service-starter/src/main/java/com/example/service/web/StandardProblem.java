@@ -11,6 +11,10 @@ public final class StandardProblem {
             "Request is not valid", false);
     public static final ProblemType MALFORMED_REQUEST = new ProblemType("malformed-request", HttpStatus.BAD_REQUEST,
             "Request body is not readable", false);
+    public static final ProblemType UNAUTHORIZED = new ProblemType("unauthorized", HttpStatus.UNAUTHORIZED,
+            "Authentication required", false);
+    public static final ProblemType FORBIDDEN = new ProblemType("forbidden", HttpStatus.FORBIDDEN, "Not allowed",
+            false);
     public static final ProblemType NOT_FOUND = new ProblemType("not-found", HttpStatus.NOT_FOUND, "Not found", false);
     public static final ProblemType METHOD_NOT_ALLOWED = new ProblemType("method-not-allowed",
             HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed", false);
@@ -26,7 +30,7 @@ public final class StandardProblem {
             HttpStatus.INTERNAL_SERVER_ERROR, "Internal error", true);
 
     /** In order of preference where a bare status has to be turned into a kind. */
-    static final List<ProblemType> ALL = List.of(VALIDATION_FAILED, MALFORMED_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED,
+    static final List<ProblemType> ALL = List.of(VALIDATION_FAILED, MALFORMED_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_ALLOWED,
             NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, SERVICE_UNAVAILABLE, INTERNAL_ERROR);
 
     private StandardProblem() {
