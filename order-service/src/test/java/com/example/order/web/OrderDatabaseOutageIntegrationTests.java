@@ -48,6 +48,7 @@ class OrderDatabaseOutageIntegrationTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
+        postgres.createDatabase("orders");
         TestInfrastructure.databaseProperties(postgres.server(), "orders").forEach((key, value) -> registry.add(key,
                 () -> value));
     }

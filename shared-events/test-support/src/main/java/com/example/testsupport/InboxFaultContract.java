@@ -135,6 +135,7 @@ public abstract class InboxFaultContract {
             Map<String, Object> properties = new LinkedHashMap<>(infrastructure.springProperties("unused",
                     infrastructure.createVhost("it-" + service() + "-database-down")));
             properties.putAll(TestInfrastructure.databaseProperties(postgres.server(), databaseName));
+            postgres.createDatabase(databaseName);
             properties.put("messaging.inbox.backoff.max", "500ms");
             properties.put("spring.cloud.stream.rabbit.default.consumer.quorum.delivery-limit", 2);
             ServiceDatabase database = ServiceDatabase.on(postgres.server(), databaseName);
@@ -180,6 +181,7 @@ public abstract class InboxFaultContract {
             Map<String, Object> properties = new LinkedHashMap<>(infrastructure.springProperties("unused",
                     infrastructure.createVhost("it-" + service() + "-stopped")));
             properties.putAll(TestInfrastructure.databaseProperties(postgres.server(), databaseName));
+            postgres.createDatabase(databaseName);
             properties.put("messaging.inbox.backoff.max", "500ms");
             ServiceDatabase database = ServiceDatabase.on(postgres.server(), databaseName);
 

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import com.example.service.database.DatabaseCreator;
+
 /**
  * A PostgreSQL server of the test's own (initdb into a temp dir, a free port), so a test can stop it
  * and start it again without touching the machine's shared server. PostgreSQL refuses to run as
@@ -69,6 +71,15 @@ public final class ThrowawayPostgres implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * Creates a database on this server unless it exists: a service does not create its own (outside a developer's
+     * machine its role may not), so whoever starts one on an empty server provides the database first.
+     */
+    public void createDatabase(String name) {
+        TestInfrastructure.Postgres server = server();
+        DatabaseCreator.ensureExists(server.jdbcUrl(name), server.user(), server.password());
     }
 
     /** The temp dir holding {@code data/} and the server's log ({@code server.log}); deleted by {@link #close()}. */
