@@ -88,6 +88,8 @@ public abstract class ServiceStartupContract {
     void theServiceSessionsCarryTheStatementAndLockTimeouts() throws SQLException {
         assertThat(setting("statement_timeout")).isEqualTo(service.database().statementTimeout().toMillis());
         assertThat(setting("lock_timeout")).isEqualTo(service.database().lockTimeout().toMillis());
+        assertThat(setting("idle_in_transaction_session_timeout"))
+                .isEqualTo(service.database().idleInTransactionTimeout().toMillis());
         assertThat(query("select setting from pg_settings where name = 'statement_timeout'"))
                 .doesNotContain(Long.toString(service.database().statementTimeout().toMillis()));
     }

@@ -366,6 +366,18 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
                             return Optional.empty();
                         }
                     }
+                    case BLOCKED_BY_IDLE_TRANSACTION -> {
+                        Duration backoff = properties.backoff().delayAfter(attempt);
+                        // Not counted toward poison: the locks belong to a session that does nothing with them.
+                        if (attempt == 1 || attempt % 10 == 0) {
+                            log.warn("Event {} ({}) waits for locks held by a session idle in its transaction "
+                                    + "(attempt {}), retrying in {}: {}", event.id(), event.type(), attempt, backoff,
+                                    Failures.describe(failure));
+                        }
+                        if (!retryAfter(backoff, event)) {
+                            return Optional.empty();
+                        }
+                    }
                     case TRANSIENT -> {
                         Duration backoff = properties.backoff().delayAfter(attempt);
                         logRetry(event, attempt, backoff, failure);

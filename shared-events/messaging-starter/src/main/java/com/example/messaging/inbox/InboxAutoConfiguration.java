@@ -1,5 +1,7 @@
 package com.example.messaging.inbox;
 
+import java.time.Duration;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -41,6 +43,9 @@ import io.r2dbc.spi.ConnectionFactory;
 @EnableConfigurationProperties(InboxProperties.class)
 public class InboxAutoConfiguration {
 
+    /** service.database.lock-timeout's default, for an application without the service starter's settings. */
+    private static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
     @Bean
     CrashPoint consumerBeforeCommitCrashPoint() {
         return ConsumerCrashPoints.BEFORE_COMMIT;
@@ -79,7 +84,10 @@ public class InboxAutoConfiguration {
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
                     TransactionalOperator.create(transactionManager), outbox, crashPoints,
                     properties.batch().lockTimeout());
-            FailureClassifier failures = new FailureClassifier(new DatabaseProbe(db, properties.probeTimeout()));
+            Duration lockTimeout = service.getIfAvailable() != null ? service.getObject().database().lockTimeout()
+                    : DEFAULT_LOCK_TIMEOUT;
+            DatabaseProbe probe = new DatabaseProbe(db, properties.probeTimeout(), lockTimeout);
+            FailureClassifier failures = new FailureClassifier(probe, probe::idleTransactionHoldsLocks);
             InboxMetrics metrics = new InboxMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry));
             DeadLetterPublisher deadLetters = properties.batch().enabled() && rabbit.getIfAvailable() != null
                     ? new DeadLetterPublisher(rabbit.getObject(), properties.transactionTimeout())

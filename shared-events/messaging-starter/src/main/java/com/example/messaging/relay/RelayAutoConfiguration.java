@@ -26,6 +26,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.messaging.support.Janitor;
+import com.example.service.autoconfigure.ServiceProperties;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 
@@ -121,7 +122,9 @@ public class RelayAutoConfiguration {
                 org.springframework.amqp.rabbit.connection.ConnectionFactory rabbitConnectionFactory,
                 OutboxStore outboxStore, OutboxMonitor outboxMonitor, NotificationListener outboxNotificationListener,
                 BrokerBlocks brokerBlocks, CrashPoints crashPoints,
-                ObjectProvider<MeterRegistry> meterRegistry, RelayProperties properties) {
+                ObjectProvider<MeterRegistry> meterRegistry, RelayProperties properties,
+                ObjectProvider<ServiceProperties> service) {
+            service.ifAvailable(settings -> properties.requireShorterThan(settings.database().idleInTransactionTimeout()));
             RabbitTemplate template = relayTemplate(rabbitConnectionFactory);
             ExchangeDeclarer declarer = new ExchangeDeclarer(new RabbitAdmin(template), rabbitConnectionFactory,
                     properties.exchanges());

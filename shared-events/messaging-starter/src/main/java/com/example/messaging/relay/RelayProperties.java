@@ -65,6 +65,16 @@ public record RelayProperties(
     }
 
     /**
+     * A cycle's transaction stays open while it waits for the broker's confirms: PostgreSQL must not end it as idle
+     * ({@code service.database.idle-in-transaction-timeout}) before the cycle itself gives up.
+     */
+    void requireShorterThan(Duration idleInTransactionTimeout) {
+        require(cycleTimeout.compareTo(idleInTransactionTimeout) < 0, "messaging.relay.cycle-timeout (" + cycleTimeout
+                + ") must be shorter than service.database.idle-in-transaction-timeout (" + idleInTransactionTimeout
+                + ")");
+    }
+
+    /**
      * The LISTEN connection that wakes the relay when events commit.
      *
      * @param enabled          false where LISTEN does not work (a transaction-pooling proxy in front of

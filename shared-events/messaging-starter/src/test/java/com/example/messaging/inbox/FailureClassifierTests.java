@@ -75,6 +75,21 @@ class FailureClassifierTests {
         assertThat(probes).hasValue(6);
     }
 
+    /** A session idle inside its transaction holds the locks: the event is not to blame, only a lock timeout is excused. */
+    @Test
+    void aLockTimeoutWhileAnIdleTransactionHoldsLocksIsNotTheEventsFault() {
+        Throwable lockTimeout = new DataAccessResourceFailureException("update stock",
+                new R2dbcNonTransientResourceException("canceling statement due to lock timeout", "55P03"));
+        Throwable statementTimeout = new DataAccessResourceFailureException("update stock",
+                new R2dbcNonTransientResourceException("canceling statement due to statement timeout", "57014"));
+        FailureClassifier idlePeer = new FailureClassifier(() -> true, () -> true);
+
+        assertThat(idlePeer.classify(lockTimeout)).isEqualTo(Kind.BLOCKED_BY_IDLE_TRANSACTION);
+        assertThat(idlePeer.classify(statementTimeout)).isEqualTo(Kind.TIMED_OUT);
+        assertThat(idlePeer.classify(Exceptions.propagate(new InboxTimeoutException(Duration.ofSeconds(30)))))
+                .isEqualTo(Kind.TIMED_OUT);
+    }
+
     @Test
     void anyOtherFailureIsPoisonWhileTheDatabaseAnswersAndTransientWhileItDoesNot() {
         DuplicateKeyException bug = new DuplicateKeyException("unique violation");
@@ -96,6 +111,6 @@ class FailureClassifierTests {
         return new FailureClassifier(() -> {
             probes.incrementAndGet();
             return databaseAnswers;
-        });
+        }, () -> false);
     }
 }

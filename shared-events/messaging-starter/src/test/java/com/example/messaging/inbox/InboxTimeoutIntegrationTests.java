@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -36,10 +39,11 @@ import com.example.testsupport.FreshInfrastructure;
 import reactor.core.publisher.Mono;
 
 /**
- * Transactions that cannot finish against a database that answers: one blocked on a row lock the test holds
- * (PostgreSQL's lock_timeout cancels it), one whose statement runs too long (statement_timeout). Each attempt
- * times out; after {@code timeouts-before-poison} of them the event is in the dead-letter queue with the reason,
- * without effect. A lock released before then lets the event through, once. The timeouts are small here so the
+ * Transactions that cannot finish against a database that answers: one blocked on a row lock that a busy session of
+ * the test holds (PostgreSQL's lock_timeout cancels it), one whose statement runs too long (statement_timeout). Each
+ * attempt times out; after {@code timeouts-before-poison} of them the event is in the dead-letter queue with the
+ * reason, without effect. A lock released before then lets the event through, once; a lock held by a session idle in
+ * its transaction (a frozen instance) is not the event's fault and never makes it poison. The timeouts are small here so the
  * attempts take seconds; production defaults are 10 s and 5 s.
  */
 @SpringBootTest(classes = { RelayTestApplication.class, InboxTimeoutIntegrationTests.Handlers.class }, properties = {
@@ -86,15 +90,20 @@ class InboxTimeoutIntegrationTests extends ConsumerTestSupport {
         assertThat(show("lock_timeout")).isEqualTo("500ms");
     }
 
+    /**
+     * The lock is held by a session that is busy (its statement runs): the event's attempts time out while the
+     * database answers, and after {@code timeouts-before-poison} of them it is poison.
+     */
     @Test
-    void anEventWhoseTransactionKeepsWaitingForALockGoesToTheDeadLetterQueueWithItsReasonAndWithoutEffect()
-            throws SQLException {
+    void anEventWhoseTransactionKeepsWaitingForALockOfABusySessionGoesToTheDeadLetterQueueWithItsReasonAndWithoutEffect()
+            throws Exception {
         OrderCreated order = newOrder();
         double retriesBefore = counter("events.retries", order.eventType());
         double poisonBefore = counter("events.poison", order.eventType());
 
         Message dead;
         try (RowLock lock = lock(order)) {
+            lock.keepBusy();
             broker.publish(order);
             dead = awaitDeadLetter();
         }
@@ -111,6 +120,33 @@ class InboxTimeoutIntegrationTests extends ConsumerTestSupport {
         assertThat(database.count("select count(*) from processed_events where event_id = ?", order.eventId()))
                 .isZero();
         awaitQueueDrained(QUEUE);
+    }
+
+    /**
+     * The lock is held by a session idle inside its transaction (what a frozen or stopped instance leaves): that is
+     * the session's failure, not the event's. The event keeps waiting far beyond {@code timeouts-before-poison}
+     * lock timeouts, never reaches the dead-letter queue, and is applied once when the session lets go.
+     */
+    @Test
+    void anEventWaitingForALockThatAnIdleTransactionHoldsIsNotPoisonAndGoesThroughOnceItIsReleased()
+            throws SQLException {
+        OrderCreated order = newOrder();
+        double retriesBefore = counter("events.retries", order.eventType());
+        double poisonBefore = counter("events.poison", null);
+
+        try (RowLock lock = lock(order)) {
+            broker.publish(order);
+            await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
+                    .until(() -> counter("events.retries", order.eventType()) - retriesBefore >= 5);
+            assertThat(broker.ready(QUEUE + ".dlq")).isZero();
+            assertThat(applied(order.orderId())).isZero();
+        }
+
+        await().atMost(PATIENCE).until(() -> applied(order.orderId()) == 1);
+        awaitQueueDrained(QUEUE);
+        assertThat(broker.ready(QUEUE + ".dlq")).isZero();
+        assertThat(counter("events.poison", null) - poisonBefore).isZero();
+        assertThat(applied(order.orderId())).isEqualTo(1);
     }
 
     @Test
@@ -174,13 +210,44 @@ class InboxTimeoutIntegrationTests extends ConsumerTestSupport {
         return db.sql("show " + setting).map(row -> row.get(0, String.class)).one().block();
     }
 
-    /** Another session holding {@code SELECT ... FOR UPDATE} on the order's counter until closed. */
+    /**
+     * Another session holding {@code SELECT ... FOR UPDATE} on the order's counter until closed: idle inside its
+     * transaction, or busy with a long statement after {@link #keepBusy()}.
+     */
     private static final class RowLock implements AutoCloseable {
 
         private final Connection connection;
+        private final String jdbcUrl;
+        private final String user;
+        private final String password;
+        private Statement busy;
+        private CompletableFuture<Void> running;
 
-        private RowLock(Connection connection) {
+        private RowLock(Connection connection, String jdbcUrl, String user, String password) {
             this.connection = connection;
+            this.jdbcUrl = jdbcUrl;
+            this.user = user;
+            this.password = password;
+        }
+
+        /** Runs a long statement in the locking transaction, so that its session is active, not idle. */
+        void keepBusy() throws Exception {
+            busy = connection.createStatement();
+            running = CompletableFuture.runAsync(() -> {
+                try {
+                    busy.execute("select pg_sleep(60)");
+                } catch (SQLException cancelled) {
+                    // close() cancels it
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                try (Connection other = DriverManager.getConnection(jdbcUrl, user, password);
+                        Statement look = other.createStatement();
+                        ResultSet rows = look.executeQuery("select count(*) from pg_stat_activity "
+                                + "where state = 'active' and query = 'select pg_sleep(60)'")) {
+                    return rows.next() && rows.getInt(1) > 0;
+                }
+            });
         }
 
         static RowLock on(String jdbcUrl, String user, String password, long orderId) throws SQLException {
@@ -191,12 +258,16 @@ class InboxTimeoutIntegrationTests extends ConsumerTestSupport {
                 lock.setLong(1, orderId);
                 lock.executeQuery().close();
             }
-            return new RowLock(connection);
+            return new RowLock(connection, jdbcUrl, user, password);
         }
 
         @Override
         public void close() throws SQLException {
             try {
+                if (busy != null) {
+                    busy.cancel();
+                    running.join();
+                }
                 connection.rollback();
             } finally {
                 connection.close();

@@ -66,6 +66,12 @@ class RelayAutoConfigurationTests {
                 .withPropertyValues("messaging.relay.confirm-timeout=30s", "messaging.relay.cycle-timeout=10s")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("messaging.relay.cycle-timeout must be longer than confirm-timeout"));
+        // PostgreSQL would end the relay's transaction as idle while it waits for the confirms.
+        withBroker(CachingConnectionFactory.ConfirmType.CORRELATED, true)
+                .withPropertyValues("service.database.idle-in-transaction-timeout=20s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.relay.cycle-timeout (PT30S) must be shorter than "
+                                + "service.database.idle-in-transaction-timeout (PT20S)"));
     }
 
     @Test

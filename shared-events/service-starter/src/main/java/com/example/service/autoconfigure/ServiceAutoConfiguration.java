@@ -1,6 +1,7 @@
 package com.example.service.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +25,7 @@ import com.example.service.database.RestedConnectionValidation;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 
+import io.r2dbc.postgresql.PostgresqlConnectionFactoryProvider;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 
 /**
@@ -66,7 +68,8 @@ public class ServiceAutoConfiguration {
     static class DatabaseSessionConfiguration {
 
         /**
-         * Every R2DBC session starts with {@code statement_timeout} and {@code lock_timeout} (the driver sends them
+         * Every R2DBC session starts with {@code statement_timeout}, {@code lock_timeout} and
+         * {@code idle_in_transaction_session_timeout} (the driver sends them
          * when it connects, so they hold for pooled connections and cost no round trip): a statement that runs or
          * waits too long is cancelled by PostgreSQL itself, with its locks, instead of holding a connection until the
          * caller gives up. Flyway connects over JDBC with sessions of its own and keeps the server's defaults, because
@@ -76,7 +79,9 @@ public class ServiceAutoConfiguration {
         ConnectionFactoryOptionsBuilderCustomizer databaseSessionTimeouts(ServiceProperties properties) {
             ServiceProperties.Database database = properties.database();
             return options -> options.option(ConnectionFactoryOptions.STATEMENT_TIMEOUT, database.statementTimeout())
-                    .option(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT, database.lockTimeout());
+                    .option(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT, database.lockTimeout())
+                    .option(PostgresqlConnectionFactoryProvider.OPTIONS, Map.of("idle_in_transaction_session_timeout",
+                            Long.toString(database.idleInTransactionTimeout().toMillis())));
         }
 
         /**

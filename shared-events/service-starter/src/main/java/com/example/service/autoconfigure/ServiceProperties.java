@@ -26,13 +26,17 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
      *                         cancels it ({@code statement_timeout}); Flyway's migrations keep the server's default
      * @param lockTimeout      the longest one statement of the service's R2DBC sessions may wait for a lock before
      *                         PostgreSQL cancels it ({@code lock_timeout}); at most the statement timeout
+     * @param idleInTransactionTimeout PostgreSQL ends a session of the service that sits idle inside a transaction
+     *                         this long ({@code idle_in_transaction_session_timeout}), releasing its locks: a frozen
+     *                         or stopped instance does not block the others for longer; above the relay's cycle
      * @param revalidateAfter  a pooled connection is checked with a round trip before it is handed out when it rested
      *                         in the pool this long, or when its last use took this long; 0 checks it on every use
      * @param validationTimeout how long that check may take before the connection is dropped as dead
      */
     public record Database(@DefaultValue("localhost") String host, @DefaultValue("5432") int port, String name,
             @DefaultValue("true") boolean createIfMissing, @DefaultValue("10s") Duration statementTimeout,
-            @DefaultValue("5s") Duration lockTimeout, @DefaultValue("500ms") Duration revalidateAfter,
+            @DefaultValue("5s") Duration lockTimeout, @DefaultValue("60s") Duration idleInTransactionTimeout,
+            @DefaultValue("500ms") Duration revalidateAfter,
             @DefaultValue("2s") Duration validationTimeout) {
 
         public Database {
@@ -44,6 +48,7 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
             }
             requireMilliseconds(statementTimeout, "service.database.statement-timeout");
             requireMilliseconds(lockTimeout, "service.database.lock-timeout");
+            requireMilliseconds(idleInTransactionTimeout, "service.database.idle-in-transaction-timeout");
             if (revalidateAfter == null || revalidateAfter.isNegative()) {
                 throw new IllegalArgumentException("service.database.revalidate-after must not be negative");
             }

@@ -33,7 +33,8 @@ public final class Failures {
      * ({@code statement_timeout}, or a cancel request) and 55P03 lock_not_available ({@code lock_timeout}, or
      * {@code NOWAIT}).
      */
-    private static final Set<String> DATABASE_TIMEOUTS = Set.of("57014", "55P03");
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final Set<String> DATABASE_TIMEOUTS = Set.of("57014", LOCK_NOT_AVAILABLE);
 
     /** Bounds the walk down a cause chain that loops back on itself. */
     private static final int MAX_DEPTH = 32;
@@ -69,6 +70,12 @@ public final class Failures {
      * infrastructure too (the same work may go through once the load or the lock is gone), but unlike an outage
      * it says the database answered.
      */
+    /** PostgreSQL cancelled a statement that waited too long for a lock (55P03, {@code lock_timeout}). */
+    public static boolean isLockTimeout(Throwable failure) {
+        return causes(failure).anyMatch(cause -> cause instanceof R2dbcException r2dbc
+                && LOCK_NOT_AVAILABLE.equals(r2dbc.getSqlState()));
+    }
+
     public static boolean isDatabaseTimeout(Throwable failure) {
         return causes(failure).anyMatch(cause -> cause instanceof R2dbcException r2dbc
                 && r2dbc.getSqlState() != null && DATABASE_TIMEOUTS.contains(r2dbc.getSqlState()));
