@@ -2,8 +2,14 @@ package com.example.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -20,6 +26,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 public final class AuthorizationMatrix {
 
     private static final String PROBLEMS = "https://example.com/problems/";
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+    private static final Logger log = LoggerFactory.getLogger(AuthorizationMatrix.class);
 
     /** One endpoint, with a body where it takes one. */
     public record Endpoint(HttpMethod method, String path, String body) {
@@ -53,7 +61,7 @@ public final class AuthorizationMatrix {
     private final WebTestClient client;
 
     public AuthorizationMatrix(int port) {
-        this.client = OpenApiValidation.client(port, null);
+        this.client = OpenApiValidation.client(port, null).mutate().responseTimeout(PATIENCE).build();
     }
 
     /** Endpoints only an operator may call: everyone else is refused with 401 or 403. */
@@ -104,7 +112,25 @@ public final class AuthorizationMatrix {
         }
     }
 
+    /**
+     * One call. A call that gets no answer within {@link #PATIENCE} is tried once more, after the threads of this JVM
+     * (the test's and the service's) were written to {@code target/} with a warning: a fresh-clone CI run once saw
+     * one such call hang for 30 s, and a second time would say where it waits.
+     */
     private EntityExchangeResult<byte[]> call(Endpoint endpoint, String token) {
+        try {
+            return send(endpoint, token);
+        } catch (IllegalStateException noAnswer) {
+            if (!(noAnswer.getCause() instanceof TimeoutException)) {
+                throw noAnswer;
+            }
+            Path dump = ThreadDumps.write("authorization-matrix");
+            log.warn("{} got no answer within {}; threads written to {}; trying once more", endpoint, PATIENCE, dump);
+            return send(endpoint, token);
+        }
+    }
+
+    private EntityExchangeResult<byte[]> send(Endpoint endpoint, String token) {
         WebTestClient.RequestBodySpec request = client.method(endpoint.method()).uri(endpoint.path());
         if (token != null) {
             request.headers(headers -> headers.setBearerAuth(token));
