@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Network;
 
-import com.example.service.database.DatabaseCreator;
+import com.example.service.database.DatabaseRoles;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -53,6 +53,7 @@ public final class ContainerTopology implements Topology {
     private volatile DockerEngine docker;
     private volatile Network network;
     private volatile ContainerPostgresNode database;
+    private volatile Map<Service, DatabaseRoles.Access> roles;
     private volatile ContainerRabbitNode broker;
     private volatile boolean closed;
 
@@ -88,9 +89,7 @@ public final class ContainerTopology implements Topology {
         List<Runnable> preparations = new ArrayList<>();
         preparations.add(() -> {
             database = ContainerPostgresNode.start(docker, postgresImage, prefix() + "postgres", network, paths.logs());
-            for (Service service : Service.values()) {
-                DatabaseCreator.ensureExists(database.jdbcUrl(service.database()), database.user(), database.password());
-            }
+            roles = Steps.provisionDatabases(database);
         });
         preparations.add(() -> broker = ContainerRabbitNode.start(docker, rabbitImage, prefix() + "rabbitmq", network,
                 paths.logs()));
@@ -144,8 +143,12 @@ public final class ContainerTopology implements Topology {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("DB_HOST", ContainerPostgresNode.ALIAS);
         environment.put("DB_PORT", Integer.toString(ContainerPostgresNode.PORT));
-        environment.put("DB_USER", database.user());
-        environment.put("DB_PASSWORD", database.password());
+        // The service runs as its database's runtime role and migrates as the owner, as under ./stack and compose.
+        DatabaseRoles.Access access = roles.get(service);
+        environment.put("DB_USER", access.runtime());
+        environment.put("DB_PASSWORD", access.runtimePassword());
+        environment.put("DB_OWNER_USER", access.owner());
+        environment.put("DB_OWNER_PASSWORD", access.ownerPassword());
         environment.put("RABBITMQ_HOST", ContainerRabbitNode.ALIAS);
         environment.put("RABBITMQ_PORT", Integer.toString(ContainerRabbitNode.AMQP_PORT));
         environment.put("RABBITMQ_USER", broker.user());

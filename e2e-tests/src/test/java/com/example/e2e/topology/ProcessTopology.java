@@ -14,7 +14,7 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.example.service.database.DatabaseCreator;
+import com.example.service.database.DatabaseRoles;
 import com.example.testsupport.TestInfrastructure;
 import com.example.testsupport.TestTokens;
 
@@ -38,6 +38,7 @@ public final class ProcessTopology implements Topology {
     private final ClassDataSharing classDataSharing;
     private final Thread shutdownHook = new Thread(this::close, "e2e-topology-stop");
     private volatile PostgresNode database;
+    private volatile Map<Service, DatabaseRoles.Access> roles;
     private volatile RabbitNode broker;
     private final Options options;
     private volatile Map<String, ?> overrideProperties = Map.of();
@@ -84,9 +85,7 @@ public final class ProcessTopology implements Topology {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         long started = System.nanoTime();
         database = PostgresNode.start(paths.logs(), leftovers, options.durableDatabase());
-        for (Service service : Service.values()) {
-            DatabaseCreator.ensureExists(database.jdbcUrl(service.database()), database.user(), database.password());
-        }
+        roles = Steps.provisionDatabases(database);
         // Training the class-data sharing archives needs the database only, so the broker starts meanwhile.
         List<Runnable> preparations = new ArrayList<>();
         preparations.add(() -> broker = RabbitNode.start(paths.logs().resolve("rabbitmq"), leftovers));
@@ -163,7 +162,7 @@ public final class ProcessTopology implements Topology {
 
     /** Connection settings of the throw-away infrastructure, then the suite's own settings for the service. */
     private Map<String, Object> settingsOf(Service service) {
-        Map<String, Object> settings = new LinkedHashMap<>(databaseSettings());
+        Map<String, Object> settings = new LinkedHashMap<>(databaseSettings(service));
         settings.put("spring.rabbitmq.host", "localhost");
         settings.put("spring.rabbitmq.port", broker.amqpPort());
         settings.put("spring.rabbitmq.username", broker.user());
@@ -178,16 +177,22 @@ public final class ProcessTopology implements Topology {
      * broker; should that ever change, it must find no broker rather than the machine's shared one.
      */
     private Map<String, Object> trainingSettingsOf(Service service) {
-        Map<String, Object> settings = new LinkedHashMap<>(databaseSettings());
+        Map<String, Object> settings = new LinkedHashMap<>(databaseSettings(service));
         settings.put("spring.rabbitmq.host", "localhost");
         settings.put("spring.rabbitmq.port", TestInfrastructure.freePort());
         settings.putAll(serviceSettings.apply(service));
         return settings;
     }
 
-    /** Where the database is, and the key of the tests' token issuer (every service wants a bearer token). */
-    private Map<String, Object> databaseSettings() {
+    /**
+     * Where the database is, the service's roles there (it runs as the runtime role and migrates as the owner), and
+     * the key of the tests' token issuer (every service wants a bearer token).
+     */
+    private Map<String, Object> databaseSettings(Service service) {
+        DatabaseRoles.Access access = roles.get(service);
         return Map.of("service.database.host", "localhost", "service.database.port", database.port(),
+                "spring.r2dbc.username", access.runtime(), "spring.r2dbc.password", access.runtimePassword(),
+                "spring.flyway.user", access.owner(), "spring.flyway.password", access.ownerPassword(),
                 TestTokens.PROPERTY, TestTokens.publicKeyLocation());
     }
 

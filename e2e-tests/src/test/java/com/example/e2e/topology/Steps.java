@@ -5,9 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -19,11 +23,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.example.messaging.topology.BrokerAddress;
+import com.example.service.database.DatabaseRoles;
 import com.example.messaging.topology.TopologyProvisioner;
 
 /** What both drivers do the same way while starting and stopping a topology. */
 final class Steps {
 
+    /** The runtime roles' statement_timeout, as the provisioner of ./stack and compose sets it by default. */
+    private static final Duration RUNTIME_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+    private static final SecureRandom RANDOM = new SecureRandom();
     private static final Logger log = LoggerFactory.getLogger(Steps.class);
 
     private Steps() {
@@ -73,6 +81,28 @@ final class Steps {
         List<String> queues = TopologyProvisioner.provision(new BrokerAddress("localhost", broker.amqpPort(), "/",
                 broker.user(), broker.password()));
         log.info("Broker topology declared: {} queues", queues.size());
+    }
+
+    /**
+     * Every service's database with its owner role (migrations) and runtime role (the running service: rows of its own
+     * tables only), with passwords of their own, as {@code ./stack} and compose provision them: the services under
+     * test run with no more rights than in production.
+     */
+    static Map<Service, DatabaseRoles.Access> provisionDatabases(DatabaseNode database) {
+        Map<Service, DatabaseRoles.Access> roles = new EnumMap<>(Service.class);
+        for (Service service : Service.values()) {
+            DatabaseRoles.Access access = DatabaseRoles.Access.of(service.database(), secret(), secret(),
+                    RUNTIME_STATEMENT_TIMEOUT);
+            DatabaseRoles.provision(database.jdbcUrl(service.database()), database.user(), database.password(), access);
+            roles.put(service, access);
+        }
+        return roles;
+    }
+
+    private static String secret() {
+        byte[] bytes = new byte[18];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /**
