@@ -22,12 +22,12 @@ final class Levers {
     }
 
     static final List<Lever> ALL = List.of(
-            new Lever("inbox-batch=8",
-                    "batch consumption in every inbox (messaging.inbox.batch.size=8, half the prefetch): what arrives "
-                            + "while a batch is being applied makes up the next one, applied in one transaction, one "
-                            + "statement claiming every id, and acknowledged with one frame, where now each delivery is "
-                            + "a transaction of its own",
-                    Map.of("messaging.inbox.batch.size", "8"), List.of()),
+            new Lever("inbox-batch=1",
+                    "one transaction per delivery in every inbox (messaging.inbox.batch.size=1), as before batch "
+                            + "consumption became the default: where now what arrives while a batch is being applied "
+                            + "makes up the next one, applied in one transaction, one statement claiming every id, and "
+                            + "acknowledged with one frame",
+                    Map.of("messaging.inbox.batch.size", "1"), List.of()),
             new Lever("context-propagation=auto",
                     "the shared default before issue 15: Reactor restores thread-locals (the request id in the logging "
                             + "MDC) around every operator on every thread, where now it does so only in the handle and tap "
