@@ -54,6 +54,8 @@ public final class ContainerTopology implements Topology {
     private volatile Network network;
     private volatile ContainerPostgresNode database;
     private volatile Map<Service, DatabaseRoles.Access> roles;
+    /** Each service's broker password; it connects as its own user, named after it. */
+    private volatile Map<Service, String> brokerPasswords;
     private volatile ContainerRabbitNode broker;
     private volatile boolean closed;
 
@@ -98,7 +100,7 @@ public final class ContainerTopology implements Topology {
         }
         Steps.inParallel(preparations);
         log.info("Containers on network {}: {} and {}", prefix() + "net", database, broker);
-        Steps.provisionTopology(broker);
+        brokerPasswords = Steps.provisionTopology(broker);
         List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT, heldBack);
         log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "All four services are"
                 : "The services not held back are", Duration.ofNanos(System.nanoTime() - started).toSeconds(), first,
@@ -151,8 +153,8 @@ public final class ContainerTopology implements Topology {
         environment.put("DB_OWNER_PASSWORD", access.ownerPassword());
         environment.put("RABBITMQ_HOST", ContainerRabbitNode.ALIAS);
         environment.put("RABBITMQ_PORT", Integer.toString(ContainerRabbitNode.AMQP_PORT));
-        environment.put("RABBITMQ_USER", broker.user());
-        environment.put("RABBITMQ_PASSWORD", broker.password());
+        environment.put("RABBITMQ_USER", service.moduleName());
+        environment.put("RABBITMQ_PASSWORD", brokerPasswords.get(service));
         environment.put("SPRING_APPLICATION_JSON", JSON.writeValueAsString(serviceSettings.apply(service)));
         // The image's options plus the C1-only JIT the processes driver uses too: four JVMs start on two cores.
         environment.put("JAVA_OPTS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:PerfDataSamplingInterval=1000 "

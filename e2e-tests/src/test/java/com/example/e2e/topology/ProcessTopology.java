@@ -39,6 +39,8 @@ public final class ProcessTopology implements Topology {
     private final Thread shutdownHook = new Thread(this::close, "e2e-topology-stop");
     private volatile PostgresNode database;
     private volatile Map<Service, DatabaseRoles.Access> roles;
+    /** Each service's broker password; it connects as its own user, named after it. */
+    private volatile Map<Service, String> brokerPasswords;
     private volatile RabbitNode broker;
     private final Options options;
     private volatile Map<String, ?> overrideProperties = Map.of();
@@ -96,7 +98,7 @@ public final class ProcessTopology implements Topology {
         Steps.inParallel(preparations);
         log.info("Throw-away PostgreSQL on port {} and RabbitMQ on port {} (management {}) are up", database.port(),
                 broker.amqpPort(), broker.managementUri());
-        Steps.provisionTopology(broker);
+        brokerPasswords = Steps.provisionTopology(broker);
         List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT, heldBack);
         log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "All four services are"
                 : "The services not held back are", Duration.ofNanos(System.nanoTime() - started).toSeconds(), first,
@@ -165,8 +167,8 @@ public final class ProcessTopology implements Topology {
         Map<String, Object> settings = new LinkedHashMap<>(databaseSettings(service));
         settings.put("spring.rabbitmq.host", "localhost");
         settings.put("spring.rabbitmq.port", broker.amqpPort());
-        settings.put("spring.rabbitmq.username", broker.user());
-        settings.put("spring.rabbitmq.password", broker.password());
+        settings.put("spring.rabbitmq.username", service.moduleName());
+        settings.put("spring.rabbitmq.password", brokerPasswords.get(service));
         settings.putAll(serviceSettings.apply(service));
         settings.putAll(overrideProperties);
         return settings;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.example.messaging.topology.BrokerAddress;
+import com.example.messaging.topology.BrokerUsers;
 import com.example.service.database.DatabaseRoles;
 import com.example.messaging.topology.TopologyProvisioner;
 
@@ -75,12 +77,24 @@ final class Steps {
     /**
      * Declares every exchange, subscriber queue, dead-letter queue and binding of the event contract on the broker
      * (the messaging starter's provisioner, as {@code ./stack topology} runs it), so that no service's queue depends
-     * on which service happened to start first.
+     * on which service happened to start first, and every service's broker user with a password of its own: the
+     * services under test connect with no more rights on the broker than in production.
+     *
+     * @return each service's broker password (the user is named after the service)
      */
-    static void provisionTopology(BrokerNode broker) {
-        List<String> queues = TopologyProvisioner.provision(new BrokerAddress("localhost", broker.amqpPort(), "/",
-                broker.user(), broker.password()));
-        log.info("Broker topology declared: {} queues", queues.size());
+    static Map<Service, String> provisionTopology(BrokerNode broker) {
+        Map<Service, String> passwords = new EnumMap<>(Service.class);
+        Map<String, String> environment = new HashMap<>();
+        environment.put("RABBITMQ_MANAGEMENT_URL", broker.managementUri().toString());
+        for (Service service : Service.values()) {
+            passwords.put(service, secret());
+            environment.put(BrokerUsers.passwordVariable(service.moduleName()), passwords.get(service));
+        }
+        BrokerAddress admin = new BrokerAddress("localhost", broker.amqpPort(), "/", broker.user(), broker.password());
+        List<String> queues = TopologyProvisioner.provision(admin, environment);
+        List<String> users = BrokerUsers.provision(admin, environment);
+        log.info("Broker topology declared: {} queues, {} broker users", queues.size(), users.size());
+        return passwords;
     }
 
     /**

@@ -27,6 +27,13 @@ public final class EventTypes {
             CouponEvent.class, CouponEvent.EXCHANGE,
             RiskEvent.class, RiskEvent.EXCHANGE);
 
+    /** The service that publishes each family (on the family's exchange), by name. */
+    private static final Map<String, Class<? extends DomainEvent>> PRODUCERS = Map.of(
+            "order-service", OrderEvent.class,
+            "inventory-service", InventoryEvent.class,
+            "coupon-service", CouponEvent.class,
+            "risk-service", RiskEvent.class);
+
     private EventTypes() {
     }
 
@@ -49,6 +56,16 @@ public final class EventTypes {
     /** Every exchange of the contract, one per producer, in name order. */
     public static SortedSet<String> exchanges() {
         return Collections.unmodifiableSortedSet(new TreeSet<>(EXCHANGES.values()));
+    }
+
+    /** Every service that publishes events, by name, in name order. */
+    public static SortedSet<String> producers() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(PRODUCERS.keySet()));
+    }
+
+    /** The exchange a service publishes to; empty for a service that publishes nothing. */
+    public static Optional<String> exchangeOfProducer(String service) {
+        return Optional.ofNullable(PRODUCERS.get(service)).map(EXCHANGES::get);
     }
 
     /** The exchange a record, or a whole family, is published to. */

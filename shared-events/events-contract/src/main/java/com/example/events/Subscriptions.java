@@ -69,6 +69,15 @@ public final class Subscriptions {
         return queue + DEAD_LETTER_SUFFIX;
     }
 
+    /**
+     * The routing key that takes a message from a group's dead-letter exchange back into {@code queue}:
+     * {@code <queue>.redrive}. An operator's re-drive publishes there, so a service needs write on its own exchanges
+     * only, never on the default exchange (which reaches every queue by name).
+     */
+    public static String redriveRoutingKey(String queue) {
+        return queue + ".redrive";
+    }
+
     /** Every consumer group of the contract, in name order. */
     public static SortedSet<String> groups() {
         return Collections.unmodifiableSortedSet(new TreeSet<>(CONSUMED.keySet()));

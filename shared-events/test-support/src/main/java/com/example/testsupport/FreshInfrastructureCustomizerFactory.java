@@ -54,7 +54,7 @@ class FreshInfrastructureCustomizerFactory implements ContextCustomizerFactory {
                 properties.put("test.database.password", infrastructure.postgres().password());
             } else {
                 infrastructure.springProperties("unused", vhost).forEach((key, value) -> {
-                    if (key.startsWith("spring.rabbitmq.")) {
+                    if (key.startsWith("spring.rabbitmq.") || key.equals(TestInfrastructure.DECLARE_SOURCE_EXCHANGES)) {
                         properties.put(key, value);
                     }
                 });

@@ -49,6 +49,7 @@ public final class TestInfrastructure {
     private final Rabbit rabbit;
     private final List<String> databases = new CopyOnWriteArrayList<>();
     private final List<String> vhosts = new CopyOnWriteArrayList<>();
+    private final List<String> users = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -107,6 +108,28 @@ public final class TestInfrastructure {
         return name;
     }
 
+    /**
+     * Creates a broker user {@code prefix-<random>} with a random password and the given permission patterns in
+     * {@code vhost} only, no tags; deleted when the JVM exits.
+     */
+    public Rabbit createUser(String prefix, String vhost, String configure, String write, String read) {
+        String name = prefix + "-" + shortId();
+        String password = UUID.randomUUID().toString();
+        users.add(name);
+        management("PUT", "/api/users/" + name, "{\"password\":\"" + password + "\",\"tags\":\"\"}");
+        management("PUT", "/api/permissions/" + vhost.replace("/", "%2F") + "/" + name, "{\"configure\":"
+                + json(configure) + ",\"write\":" + json(write) + ",\"read\":" + json(read) + "}");
+        return new Rabbit(rabbit.host(), rabbit.port(), rabbit.managementUrl(), name, password);
+    }
+
+    /** Deletes a broker user made by someone else (a provisioner under test) when the JVM exits. */
+    public void dropUserAtExit(String user) {
+        users.add(user);
+    }
+
+    /** The binder setting that has a consumer declare the exchange it consumes from (off in the services). */
+    public static final String DECLARE_SOURCE_EXCHANGES = "spring.cloud.stream.rabbit.default.consumer.declare-exchange";
+
     /** The Spring properties that point a service at the given database and vhost. */
     public Map<String, Object> springProperties(String database, String vhost) {
         Map<String, Object> properties = new LinkedHashMap<>(databaseProperties(postgres, database));
@@ -115,6 +138,9 @@ public final class TestInfrastructure {
         properties.put("spring.rabbitmq.username", rabbit.user());
         properties.put("spring.rabbitmq.password", rabbit.password());
         properties.put("spring.rabbitmq.virtual-host", vhost);
+        // No topology step runs before a test's service and it connects as the administrator: its binder declares
+        // the exchanges it consumes from, as the topology step would (a service's own broker user may not).
+        properties.put(DECLARE_SOURCE_EXCHANGES, true);
         properties.put(TestTokens.PROPERTY, TestTokens.publicKeyLocation());
         return properties;
     }
@@ -141,7 +167,18 @@ public final class TestInfrastructure {
         }
     }
 
+    private static String json(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
     private void dropEverythingCreated() {
+        for (String user : users) {
+            try {
+                management("DELETE", "/api/users/" + user, null);
+            } catch (RuntimeException e) {
+                log.debug("could not delete broker user {}", user, e);
+            }
+        }
         for (String vhost : vhosts) {
             try {
                 management("DELETE", "/api/vhosts/" + vhost, null);

@@ -17,6 +17,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import com.example.messaging.inbox.InboxAutoConfiguration;
 import com.example.messaging.inbox.InboxQueues;
@@ -38,12 +39,13 @@ public class DeadLetterAutoConfiguration {
     /** On a connection of its own (see {@link DeadLetterBroker}), to the broker the application's factory names. */
     @Bean
     @ConditionalOnMissingBean
-    DeadLetterBroker deadLetterBroker(ConnectionFactory rabbitConnectionFactory, DeadLetterProperties properties) {
+    DeadLetterBroker deadLetterBroker(ConnectionFactory rabbitConnectionFactory, DeadLetterProperties properties,
+            Environment environment) {
         CachingConnectionFactory own = rabbitConnectionFactory instanceof AbstractConnectionFactory configured
                 ? new CachingConnectionFactory(configured.getRabbitConnectionFactory())
                 : new CachingConnectionFactory(rabbitConnectionFactory.getHost(), rabbitConnectionFactory.getPort());
         own.setConnectionNameStrategy(factory -> "dead-letters");
-        return new DeadLetterBroker(own, properties.brokerTimeout());
+        return new DeadLetterBroker(own, InboxQueues.deadLetterExchange(environment), properties.brokerTimeout());
     }
 
     @Bean

@@ -13,6 +13,7 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.connection.RabbitUtils;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
+import com.example.events.Subscriptions;
 import com.example.service.failure.Failures;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
@@ -28,8 +29,9 @@ import com.rabbitmq.client.ShutdownSignalException;
  * operator moving thousands of messages should not queue behind the relay or the consumers.
  *
  * <h2>Moving messages back, at least once</h2>
- * Messages are taken with basic.get and manual acknowledgement, published to their queue through the default
- * exchange (routing key = queue name, mandatory, as {@link DeadLetterCopy} describes), and acknowledged in the
+ * Messages are taken with basic.get and manual acknowledgement, published to their queue through the service's
+ * dead-letter exchange with the queue's re-drive key ({@link Subscriptions#redriveRoutingKey}, mandatory, as
+ * {@link DeadLetterCopy} describes; the queue is bound with that key first, which is idempotent), and acknowledged in the
  * dead-letter queue only once the broker has confirmed every copy of the batch and returned none. A nack, a
  * return (the queue does not exist) or no confirm in time hands the batch back to the dead-letter queue (nack
  * with requeue) and stops; a lost connection does the same on the broker's side. A crash between the confirm
@@ -44,14 +46,19 @@ final class DeadLetterBroker implements AutoCloseable {
 
     private final CachingConnectionFactory connections;
     private final RabbitTemplate template;
+    private final String deadLetterExchange;
     private final Duration confirmTimeout;
 
-    /** @param connections used by this object only, closed with it */
-    DeadLetterBroker(CachingConnectionFactory connections, Duration confirmTimeout) {
+    /**
+     * @param connections        used by this object only, closed with it
+     * @param deadLetterExchange the service's dead-letter exchange, which its queues dead-letter through
+     */
+    DeadLetterBroker(CachingConnectionFactory connections, String deadLetterExchange, Duration confirmTimeout) {
         connections.setPublisherConfirmType(CachingConnectionFactory.ConfirmType.SIMPLE);
         connections.setPublisherReturns(false);
         this.connections = connections;
         this.template = new RabbitTemplate(connections);
+        this.deadLetterExchange = deadLetterExchange;
         this.confirmTimeout = confirmTimeout;
     }
 
@@ -88,8 +95,12 @@ final class DeadLetterBroker implements AutoCloseable {
         if (budget == 0) {
             return;
         }
-        // Before taking anything: a missing queue closes the channel, and the messages stay where they are.
+        // Before taking anything: a missing queue or exchange closes the channel, and the messages stay where they are.
         channel.queueDeclarePassive(queue);
+        String redriveKey = Subscriptions.redriveRoutingKey(queue);
+        // The service's broker user may write to its own exchanges only: the way back into the queue is a binding
+        // of its own dead-letter exchange (the topology step declares it too).
+        channel.queueBind(queue, deadLetterExchange, redriveKey);
         AtomicBoolean returned = new AtomicBoolean();
         // The broker sends a return before the confirm of the same message, so it is seen before the wait ends.
         ReturnListener onReturn = channel.addReturnListener(ret -> returned.set(true));
@@ -102,7 +113,7 @@ final class DeadLetterBroker implements AutoCloseable {
                     if (dead == null) {
                         break;
                     }
-                    channel.basicPublish("", queue, true, DeadLetterCopy.of(dead.getProps()), dead.getBody());
+                    channel.basicPublish(deadLetterExchange, redriveKey, true, DeadLetterCopy.of(dead.getProps()), dead.getBody());
                     lastTag = dead.getEnvelope().getDeliveryTag();
                     batch++;
                 }

@@ -25,8 +25,9 @@ import com.example.events.EventHeaders;
  * (the inbox throws, the binder's error handler republishes the raw message); for a batch it would republish every
  * message of the batch, so the inbox publishes the one poison message itself, the same way: the message as it
  * arrived (body, id, headers), plus the reason in {@value EventHeaders#POISON_REASON} and
- * {@code x-exception-message}, persistent, to {@code <queue>.dlq} through the default exchange, mandatory, and only
- * then acknowledged. Without the broker's confirm (a nack, a return because the queue is missing, no answer in time)
+ * {@code x-exception-message}, persistent, to {@code <queue>.dlq} through the service's dead-letter exchange with
+ * the queue's name (as the binder's republisher does; never through the default exchange, which a service's broker
+ * user may not write to), mandatory, and only then acknowledged. Without the broker's confirm (a nack, a return because the queue is missing, no answer in time)
  * the caller hands the delivery back to the queue instead: it comes back and is judged again.
  */
 final class DeadLetterPublisher {
@@ -34,14 +35,16 @@ final class DeadLetterPublisher {
     private static final Logger log = LoggerFactory.getLogger(DeadLetterPublisher.class);
 
     private final RabbitTemplate template;
+    private final String deadLetterExchange;
     private final Duration confirmTimeout;
     private final DefaultAmqpHeaderMapper headers = DefaultAmqpHeaderMapper.outboundMapper();
 
-    DeadLetterPublisher(ConnectionFactory connections, Duration confirmTimeout) {
+    DeadLetterPublisher(ConnectionFactory connections, String deadLetterExchange, Duration confirmTimeout) {
         this.template = new RabbitTemplate(connections);
         // As the binder's republisher: a blocked publishing connection must not stop the consumers.
         this.template.setUsePublisherConnection(true);
         this.template.setMandatory(true);
+        this.deadLetterExchange = deadLetterExchange;
         this.confirmTimeout = confirmTimeout;
     }
 
@@ -64,13 +67,14 @@ final class DeadLetterPublisher {
                 delivery.getHeaders().get(AmqpHeaders.RECEIVED_ROUTING_KEY));
         CorrelationData correlation = new CorrelationData(UUID.randomUUID().toString());
         try {
-            template.send("", queue + ".dlq", new org.springframework.amqp.core.Message(delivery.getPayload(),
+            template.send(deadLetterExchange, queue, new org.springframework.amqp.core.Message(delivery.getPayload(),
                     properties), correlation);
             CorrelationData.Confirm confirm = correlation.getFuture().get(confirmTimeout.toMillis(),
                     TimeUnit.MILLISECONDS);
             if (correlation.getReturned() != null) {
-                log.warn("The broker returned poison delivery {} ({}): its dead-letter queue {}.dlq does not exist",
-                        InboundEvent.idOf(delivery), correlation.getReturned().getReplyText(), queue);
+                log.warn("The broker returned poison delivery {} ({}): no dead-letter queue is bound to {} with {}",
+                        InboundEvent.idOf(delivery), correlation.getReturned().getReplyText(), deadLetterExchange,
+                        queue);
                 return false;
             }
             if (!confirm.ack()) {

@@ -12,6 +12,7 @@ import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerP
 import org.springframework.cloud.stream.config.BindingServiceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -77,7 +78,8 @@ public class InboxAutoConfiguration {
                 ReactiveTransactionManager transactionManager, OutboxWriter outbox, CrashPoints crashPoints,
                 ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties,
                 ObjectProvider<ServiceProperties> service,
-                ObjectProvider<org.springframework.amqp.rabbit.connection.ConnectionFactory> rabbit) {
+                ObjectProvider<org.springframework.amqp.rabbit.connection.ConnectionFactory> rabbit,
+                Environment environment) {
             service.ifAvailable(settings -> properties.requireLongerThan(settings.database().statementTimeout()));
             // A client on the same ConnectionFactory joins the transaction the operator opens.
             DatabaseClient db = DatabaseClient.create(connectionFactory);
@@ -90,7 +92,8 @@ public class InboxAutoConfiguration {
             FailureClassifier failures = new FailureClassifier(probe, probe::idleTransactionHoldsLocks);
             InboxMetrics metrics = new InboxMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry));
             DeadLetterPublisher deadLetters = properties.batch().enabled() && rabbit.getIfAvailable() != null
-                    ? new DeadLetterPublisher(rabbit.getObject(), properties.transactionTimeout())
+                    ? new DeadLetterPublisher(rabbit.getObject(), InboxQueues.deadLetterExchange(environment),
+                            properties.transactionTimeout())
                     : null;
             return new Inbox(handlers.orderedStream().toList(), transaction, failures, crashPoints, metrics, properties,
                     deadLetters);

@@ -3,6 +3,10 @@ package com.example.messaging.inbox;
 import java.util.Arrays;
 import java.util.List;
 
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.stream.binder.rabbit.properties.RabbitCommonProperties;
+import org.springframework.core.env.Environment;
+
 import com.example.events.Subscriptions;
 
 /**
@@ -16,6 +20,10 @@ import com.example.events.Subscriptions;
  * @param queues the queue names, in the order of the binding's destinations
  */
 public record InboxQueues(List<String> queues) {
+
+    private static final String BINDING_CONSUMER = "spring.cloud.stream.rabbit.bindings." + InboxBinding.NAME
+            + ".consumer";
+    private static final String DEFAULT_CONSUMER = "spring.cloud.stream.rabbit.default.consumer";
 
     public InboxQueues {
         queues = List.copyOf(queues);
@@ -31,6 +39,19 @@ public record InboxQueues(List<String> queues) {
                 .filter(destination -> !destination.isEmpty())
                 .map(destination -> Subscriptions.queueName(destination, group.trim()))
                 .toList());
+    }
+
+    /**
+     * The exchange the inbox's queues dead-letter through, as the binder resolves it for the inbox's binding: its
+     * own setting, else the shared consumer default (the starter's: {@code <service name>.dlx}), else the binder's
+     * {@value RabbitCommonProperties#DEAD_LETTER_EXCHANGE}. Each of its queues' dead-letter queue is bound to it with
+     * the queue's name; a re-drive goes back through it ({@link Subscriptions#redriveRoutingKey}).
+     */
+    public static String deadLetterExchange(Environment environment) {
+        Binder binder = Binder.get(environment);
+        return binder.bind(BINDING_CONSUMER + ".dead-letter-exchange", String.class)
+                .orElseGet(() -> binder.bind(DEFAULT_CONSUMER + ".dead-letter-exchange", String.class)
+                        .orElse(RabbitCommonProperties.DEAD_LETTER_EXCHANGE));
     }
 
     public List<String> deadLetterQueues() {

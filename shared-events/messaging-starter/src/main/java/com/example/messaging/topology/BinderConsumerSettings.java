@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.bind.PropertySourcesPlacehold
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerProperties;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -31,11 +32,16 @@ final class BinderConsumerSettings {
     private BinderConsumerSettings() {
     }
 
-    /** @param environment environment variables, e.g. {@code System.getenv()} */
-    static RabbitConsumerProperties load(Map<String, ?> environment) {
+    /**
+     * @param environment environment variables, e.g. {@code System.getenv()}
+     * @param group       the consumer group, which is the service's name ({@code spring.application.name}, which
+     *                    settings such as the dead-letter exchange are named after)
+     */
+    static RabbitConsumerProperties load(Map<String, ?> environment, String group) {
         MutablePropertySources sources = new MutablePropertySources();
         @SuppressWarnings("unchecked")
         Map<String, Object> variables = (Map<String, Object>) environment;
+        sources.addLast(new MapPropertySource("service", Map.of("spring.application.name", group)));
         sources.addLast(new SystemEnvironmentPropertySource("environment", variables));
         try {
             for (PropertySource<?> source : new YamlPropertySourceLoader().load(DEFAULTS,

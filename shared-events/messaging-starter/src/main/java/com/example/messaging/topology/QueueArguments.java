@@ -21,6 +21,9 @@ import org.springframework.util.StringUtils;
  */
 final class QueueArguments {
 
+    /** The only exchange type mirrored (the contract's exchanges are topic exchanges). */
+    static final String EXCHANGE_TYPE = "topic";
+
     private final RabbitConsumerProperties settings;
 
     QueueArguments(RabbitConsumerProperties settings) {
@@ -37,10 +40,6 @@ final class QueueArguments {
     /** Its type, by default {@code direct}; durable. */
     String deadLetterExchangeType() {
         return settings.getDeadLetterExchangeType();
-    }
-
-    String exchangeType() {
-        return settings.getExchangeType();
     }
 
     /** The arguments of a subscriber queue: where it dead-letters to, then type, delivery limit and the rest. */
@@ -130,11 +129,12 @@ final class QueueArguments {
         refuseUnless(!settings.isQueueNameGroupOnly(), "queue-name-group-only");
         refuseUnless(settings.getDeadLetterQueueName() == null, "dead-letter-queue-name");
         refuseUnless(settings.isDeclareDlx(), "declare-dlx=false");
-        refuseUnless(settings.isBindQueue() && settings.isDeclareExchange(), "bind-queue or declare-exchange false");
+        // declare-exchange may be either: the topology step declares every exchange, whether the binder does or not.
+        refuseUnless(settings.isBindQueue(), "bind-queue=false");
         refuseUnless(settings.isDurableSubscription(), "durable-subscription=false");
         refuseUnless(settings.isExchangeDurable() && !settings.isExchangeAutoDelete() && !settings.isDelayedExchange(),
                 "an exchange that is not durable, or auto-delete, or delayed");
-        refuseUnless("topic".equals(settings.getExchangeType()), "exchange-type " + settings.getExchangeType());
+        refuseUnless(EXCHANGE_TYPE.equals(settings.getExchangeType()), "exchange-type " + settings.getExchangeType());
         refuseUnless(settings.getContainerType() != ContainerType.STREAM, "stream containers");
         refuseUnless(settings.getQueueBindingArguments().isEmpty() && settings.getDlqBindingArguments().isEmpty(),
                 "binding arguments");

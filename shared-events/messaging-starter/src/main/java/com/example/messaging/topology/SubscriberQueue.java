@@ -8,10 +8,14 @@ import java.util.Set;
  * them.
  *
  * @param routingKeys            the event types the queue is bound to its exchange with
+ * @param deadLetterExchange     the group's own dead-letter exchange
  * @param deadLetterRoutingKeys  the keys binding the dead-letter queue to the dead-letter exchange
+ * @param redriveRoutingKey      the key binding the queue itself to the dead-letter exchange, which an operator's
+ *                               re-drive publishes with
  */
-record SubscriberQueue(String name, String exchange, Set<String> routingKeys, Map<String, Object> arguments,
-        String deadLetterQueue, Map<String, Object> deadLetterArguments, Set<String> deadLetterRoutingKeys) {
+record SubscriberQueue(String group, String name, String exchange, Set<String> routingKeys,
+        Map<String, Object> arguments, String deadLetterExchange, String deadLetterQueue,
+        Map<String, Object> deadLetterArguments, Set<String> deadLetterRoutingKeys, String redriveRoutingKey) {
 
     SubscriberQueue {
         routingKeys = Set.copyOf(routingKeys);

@@ -22,6 +22,10 @@ import com.rabbitmq.client.ShutdownSignalException;
  */
 final class TopologyDeclarer {
 
+    /** Queues declared before each service had its own dead-letter exchange. */
+    static final String UPGRADE_HINT = " (a queue declared by an earlier version, which dead-lettered through the"
+            + " shared exchange DLX: docs/operations.md, \"Broker users\", says how to move it over)";
+
     private final Channel channel;
 
     TopologyDeclarer(Channel channel) {
@@ -33,12 +37,15 @@ final class TopologyDeclarer {
         for (String exchange : topology.exchanges()) {
             exchange(exchange, topology.exchangeType());
         }
-        exchange(topology.deadLetterExchange(), topology.deadLetterExchangeType());
+        topology.deadLetterExchanges().forEach(this::exchange);
         List<String> declared = new ArrayList<>();
         for (SubscriberQueue queue : topology.queues()) {
             declared.add(queue(queue.name(), queue.arguments(), queue.exchange(), queue.routingKeys()));
-            declared.add(queue(queue.deadLetterQueue(), queue.deadLetterArguments(), topology.deadLetterExchange(),
+            declared.add(queue(queue.deadLetterQueue(), queue.deadLetterArguments(), queue.deadLetterExchange(),
                     queue.deadLetterRoutingKeys()));
+            String redrive = queue.redriveRoutingKey();
+            run("binding " + queue.deadLetterExchange() + " -> " + queue.name() + " (" + redrive + ")",
+                    () -> channel.queueBind(queue.name(), queue.deadLetterExchange(), redrive));
         }
         return declared;
     }
@@ -67,7 +74,9 @@ final class TopologyDeclarer {
         try {
             declaration.run();
         } catch (IOException | ShutdownSignalException e) {
-            throw new TopologyException("the broker refused " + what + ": " + reason(e), e);
+            String reason = reason(e);
+            throw new TopologyException("the broker refused " + what + ": " + reason
+                    + (reason.contains("'x-dead-letter-exchange'") ? UPGRADE_HINT : ""), e);
         }
     }
 

@@ -5,6 +5,10 @@ public final class TopologyException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    TopologyException(String message) {
+        super(message);
+    }
+
     TopologyException(String message, Throwable cause) {
         super(message, cause);
     }

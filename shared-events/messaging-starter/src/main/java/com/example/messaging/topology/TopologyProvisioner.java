@@ -13,11 +13,12 @@ import com.rabbitmq.client.impl.DefaultExceptionHandler;
 
 /**
  * Declares the broker topology of the event contract before any service starts (docs/architecture.md, rule 9):
- * every producer's exchange, the dead-letter exchange, and for every row of the subscription table the queue, its
- * dead-letter queue and their bindings, with exactly the arguments each service's binder declares (read from the
- * messaging starter's defaults and the environment, {@code INBOX_DELIVERY_LIMIT} included). A service deployed
- * after orders were placed then finds their events waiting in its queue. Idempotent; creates nothing else (no
- * vhost, no user).
+ * every producer's exchange, each service's dead-letter exchange, and for every row of the subscription table the
+ * queue, its dead-letter queue and their bindings, with exactly the arguments each service's binder declares (read
+ * from the messaging starter's defaults and the environment, {@code INBOX_DELIVERY_LIMIT} included). A service
+ * deployed after orders were placed then finds their events waiting in its queue. Then, for each service whose
+ * password is given, its broker user with least-privilege permissions ({@link BrokerUsers}). Idempotent; creates no
+ * vhost.
  *
  * <p>It runs with administrator credentials as its own step ({@code ./stack topology}, compose's {@code topology}
  * service, the e2e harness) rather than inside a service, because a service's broker user may configure only its
@@ -27,8 +28,9 @@ import com.rabbitmq.client.impl.DefaultExceptionHandler;
  *     org.springframework.boot.loader.launch.PropertiesLauncher
  * </pre>
  * Environment: {@code RABBITMQ_HOST}, {@code RABBITMQ_PORT}, {@code RABBITMQ_VHOST} and the credentials (see
- * {@link BrokerAddress#fromEnvironment}). Prints one line per declared queue; exits 0 when everything is declared,
- * 1 with a one-line reason when the broker cannot be reached or refuses a declaration.
+ * {@link BrokerAddress#fromEnvironment}); for the users {@code RABBITMQ_MANAGEMENT_URL} and
+ * {@code RABBITMQ_PASSWORD_<SERVICE>}. Prints one line per declared queue and per user; exits 0 when everything is
+ * declared, 1 with a one-line reason when the broker cannot be reached or refuses a declaration.
  */
 public final class TopologyProvisioner {
 
@@ -47,6 +49,12 @@ public final class TopologyProvisioner {
             List<String> declared = provision(broker, environment);
             declared.forEach(out::println);
             out.println("topology: " + declared.size() + " queues declared on " + broker);
+            List<String> users = BrokerUsers.provision(broker, environment);
+            users.forEach(out::println);
+            out.println(users.isEmpty()
+                    ? "topology: no broker user provisioned (none of " + BrokerUsers.services().stream()
+                            .map(BrokerUsers::passwordVariable).toList() + " is set)"
+                    : "topology: " + users.size() + " broker users provisioned");
             return 0;
         } catch (TopologyException | IllegalArgumentException | IllegalStateException e) {
             err.println("topology: " + e.getMessage());
@@ -61,8 +69,7 @@ public final class TopologyProvisioner {
      * @throws TopologyException when the broker cannot be reached or refuses a declaration
      */
     public static List<String> provision(BrokerAddress broker, Map<String, String> environment) {
-        ContractTopology topology = ContractTopology.forContract(
-                new QueueArguments(BinderConsumerSettings.load(environment)));
+        ContractTopology topology = ContractTopology.forContract(environment);
         try (Connection connection = connect(broker); Channel channel = connection.createChannel()) {
             return new TopologyDeclarer(channel).declare(topology);
         } catch (IOException | TimeoutException e) {

@@ -79,7 +79,7 @@ class DeadLetterAutoConfigurationTests {
 
     @Test
     void aBrokerClientOfTheServicesOwnReplacesTheStartersOne() {
-        DeadLetterBroker own = new DeadLetterBroker(rabbit(), Duration.ofSeconds(1));
+        DeadLetterBroker own = new DeadLetterBroker(rabbit(), "order-service.dlx", Duration.ofSeconds(1));
         runner.withBean("myDeadLetterBroker", DeadLetterBroker.class, () -> own)
                 .run(context -> assertThat(context.getBean(DeadLetterBroker.class)).isSameAs(own));
     }

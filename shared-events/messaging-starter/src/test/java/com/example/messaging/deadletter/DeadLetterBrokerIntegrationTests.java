@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageBuilder;
 import org.springframework.amqp.core.MessageDeliveryMode;
+import org.springframework.amqp.core.DirectExchange;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -31,6 +32,8 @@ import com.example.testsupport.TestInfrastructure;
 /**
  * Moving dead letters back against the real broker, in a vhost of its own, with queues shaped like the binder's
  * (quorum, {@code <queue>.dlq}): what is moved, what the copies carry, and what happens when the broker refuses.
+ * The mover connects as a user with a service's kind of permissions: it may write to the dead-letter exchange and
+ * the queues, not to the default exchange, and configure nothing.
  */
 class DeadLetterBrokerIntegrationTests {
 
@@ -38,6 +41,7 @@ class DeadLetterBrokerIntegrationTests {
     static RabbitAdmin admin;
     static RabbitTemplate rabbit;
     static DeadLetterBroker broker;
+    static final String DEAD_LETTER_EXCHANGE = "it.dlx";
 
     @BeforeAll
     static void connect() {
@@ -46,7 +50,10 @@ class DeadLetterBrokerIntegrationTests {
         connections = factory(server, vhost);
         admin = new RabbitAdmin(connections);
         rabbit = new RabbitTemplate(connections);
-        broker = new DeadLetterBroker(factory(server, vhost), Duration.ofSeconds(5));
+        admin.declareExchange(new DirectExchange(DEAD_LETTER_EXCHANGE, true, false));
+        TestInfrastructure.Rabbit service = TestInfrastructure.get().createUser("it-dead-letters", vhost, "^$",
+                "^(it\\.dlx|order\\.events\\.[a-z]+)$", "^(it\\.dlx|order\\.events\\.[a-z]+\\.dlq)$");
+        broker = new DeadLetterBroker(factory(service, vhost), DEAD_LETTER_EXCHANGE, Duration.ofSeconds(5));
     }
 
     @AfterAll

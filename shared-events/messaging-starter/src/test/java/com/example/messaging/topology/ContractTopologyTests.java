@@ -15,16 +15,16 @@ import org.springframework.cloud.stream.binder.rabbit.properties.RabbitConsumerP
  */
 class ContractTopologyTests {
 
-    private final ContractTopology topology = ContractTopology.forContract(
-            new QueueArguments(BinderConsumerSettings.load(Map.of())));
+    private final ContractTopology topology = ContractTopology.forContract(Map.of());
 
     @Test
-    void everyProducerHasADurableTopicExchangeAndDeadLettersGoThroughTheBindersDirectExchange() {
+    void everyProducerHasADurableTopicExchangeAndEachServiceADirectDeadLetterExchangeOfItsOwn() {
         assertThat(topology.exchanges()).containsExactly("coupon.events", "inventory.events", "order.events",
                 "risk.events");
         assertThat(topology.exchangeType()).isEqualTo("topic");
-        assertThat(topology.deadLetterExchange()).isEqualTo("DLX");
-        assertThat(topology.deadLetterExchangeType()).isEqualTo("direct");
+        assertThat(topology.deadLetterExchanges()).containsExactly(Map.entry("coupon-service.dlx", "direct"),
+                Map.entry("inventory-service.dlx", "direct"), Map.entry("order-service.dlx", "direct"),
+                Map.entry("risk-service.dlx", "direct"));
     }
 
     @Test
@@ -36,11 +36,13 @@ class ContractTopologyTests {
         assertThat(risk.arguments()).isEqualTo(Map.of(
                 "x-queue-type", "quorum",
                 "x-delivery-limit", 20,
-                "x-dead-letter-exchange", "DLX",
+                "x-dead-letter-exchange", "risk-service.dlx",
                 "x-dead-letter-routing-key", "order.events.risk-service"));
+        assertThat(risk.deadLetterExchange()).isEqualTo("risk-service.dlx");
         assertThat(risk.deadLetterQueue()).isEqualTo("order.events.risk-service.dlq");
         assertThat(risk.deadLetterArguments()).isEqualTo(Map.of("x-queue-type", "quorum"));
         assertThat(risk.deadLetterRoutingKeys()).containsExactly("order.events.risk-service");
+        assertThat(risk.redriveRoutingKey()).isEqualTo("order.events.risk-service.redrive");
     }
 
     @Test
@@ -57,17 +59,16 @@ class ContractTopologyTests {
     /** The same variable the services' binders read, with the same default, from the same file. */
     @Test
     void theDeliveryLimitFollowsInboxDeliveryLimit() {
-        ContractTopology limited = ContractTopology.forContract(
-                new QueueArguments(BinderConsumerSettings.load(Map.of("INBOX_DELIVERY_LIMIT", "7"))));
+        ContractTopology limited = ContractTopology.forContract(Map.of("INBOX_DELIVERY_LIMIT", "7"));
 
         assertThat(limited.queues()).allSatisfy(queue -> assertThat(queue.arguments()).containsEntry("x-delivery-limit", 7));
     }
 
     @Test
     void aBinderSettingTheProvisionerDoesNotMirrorIsRefused() {
-        RabbitConsumerProperties prefixed = BinderConsumerSettings.load(Map.of());
+        RabbitConsumerProperties prefixed = BinderConsumerSettings.load(Map.of(), "risk-service");
         prefixed.setPrefix("staging.");
-        RabbitConsumerProperties withoutDlq = BinderConsumerSettings.load(Map.of());
+        RabbitConsumerProperties withoutDlq = BinderConsumerSettings.load(Map.of(), "risk-service");
         withoutDlq.setAutoBindDlq(false);
 
         assertThatThrownBy(() -> new QueueArguments(prefixed)).hasMessageContaining("a prefix");
@@ -76,7 +77,7 @@ class ContractTopologyTests {
 
     @Test
     void optionalBinderArgumentsAreMirroredToo() {
-        RabbitConsumerProperties settings = BinderConsumerSettings.load(Map.of());
+        RabbitConsumerProperties settings = BinderConsumerSettings.load(Map.of(), "risk-service");
         settings.setTtl(60_000);
         settings.setDlqMaxLength(1_000);
         settings.setDeadLetterRoutingKey("parked");

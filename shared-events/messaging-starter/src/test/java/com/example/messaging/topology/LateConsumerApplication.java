@@ -84,6 +84,11 @@ class LateConsumerApplication {
 
     /** Starts the given group's consumer on a database of its own and the given vhost. */
     static ConfigurableApplicationContext start(String group, String vhost) {
+        return start(group, vhost, Map.of());
+    }
+
+    /** @param overrides properties that win over the test infrastructure's (another broker user, say) */
+    static ConfigurableApplicationContext start(String group, String vhost, Map<String, Object> overrides) {
         TestInfrastructure infrastructure = TestInfrastructure.get();
         String database = infrastructure.createDatabase("it_late_consumer");
         Map<String, Object> properties = new LinkedHashMap<>(infrastructure.springProperties(database, vhost));
@@ -91,6 +96,7 @@ class LateConsumerApplication {
         properties.put("service.database.name", database);
         properties.put("spring.main.web-application-type", "none");
         properties.put("messaging.relay.enabled", "false");
+        properties.putAll(overrides);
         // As arguments: they must win over the test's application.yml and the starters' defaults.
         String[] arguments = properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
                 .toArray(String[]::new);

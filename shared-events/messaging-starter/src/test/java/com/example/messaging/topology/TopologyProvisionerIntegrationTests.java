@@ -1,16 +1,20 @@
 package com.example.messaging.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.core.TopicExchange;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
@@ -55,23 +59,29 @@ class TopologyProvisionerIntegrationTests {
             for (String exchange : List.of("order.events", "inventory.events", "coupon.events", "risk.events")) {
                 assertThat(broker.hasDurableExchange(exchange, "topic")).as(exchange).isTrue();
             }
-            assertThat(broker.hasDurableExchange("DLX", "direct")).isTrue();
+            for (String group : Subscriptions.groups()) {
+                assertThat(broker.hasDurableExchange(group + ".dlx", "direct")).as(group).isTrue();
+            }
             for (Subscription subscription : Subscriptions.all()) {
+                String deadLetterExchange = subscription.group() + ".dlx";
                 JsonNode queue = broker.queue(subscription.queue());
                 assertThat(queue.path("durable").asBoolean()).as(subscription.queue()).isTrue();
                 assertThat(queue.path("arguments").path("x-queue-type").asString()).isEqualTo("quorum");
                 assertThat(queue.path("arguments").path("x-delivery-limit").asInt()).isEqualTo(20);
-                assertThat(queue.path("arguments").path("x-dead-letter-exchange").asString()).isEqualTo("DLX");
+                assertThat(queue.path("arguments").path("x-dead-letter-exchange").asString())
+                        .isEqualTo(deadLetterExchange);
                 assertThat(queue.path("arguments").path("x-dead-letter-routing-key").asString())
                         .isEqualTo(subscription.queue());
-                assertThat(broker.bindings(subscription.queue())).containsExactlyInAnyOrderElementsOf(
-                        subscription.eventTypes().stream().map(type -> new QueueBinding(subscription.exchange(), type))
-                                .toList());
+                List<QueueBinding> bindings = new ArrayList<>(subscription.eventTypes().stream()
+                        .map(type -> new QueueBinding(subscription.exchange(), type)).toList());
+                // The way back for an operator's re-drive, through the service's own exchange.
+                bindings.add(new QueueBinding(deadLetterExchange, subscription.queue() + ".redrive"));
+                assertThat(broker.bindings(subscription.queue())).containsExactlyInAnyOrderElementsOf(bindings);
                 JsonNode deadLetters = broker.queue(subscription.deadLetterQueue());
                 assertThat(deadLetters.path("durable").asBoolean()).isTrue();
                 assertThat(deadLetters.path("arguments").path("x-queue-type").asString()).isEqualTo("quorum");
                 assertThat(broker.bindings(subscription.deadLetterQueue()))
-                        .containsExactly(new QueueBinding("DLX", subscription.queue()));
+                        .containsExactly(new QueueBinding(deadLetterExchange, subscription.queue()));
             }
             // Declaring again is no purge: what waited for risk-service before still waits.
             assertThat(broker.ready("order.events.risk-service")).isEqualTo(1);
@@ -103,13 +113,17 @@ class TopologyProvisionerIntegrationTests {
                             .containsExactlyInAnyOrderElementsOf(binder.bindings(row.deadLetterQueue()));
                     // One binding with several destinations binds each queue with every routing key of the binding;
                     // the keys of other exchanges' events never match on this one, so only this exchange's count.
-                    assertThat(provisioner.bindings(row.queue())).as(row.queue()).containsExactlyInAnyOrderElementsOf(
+                    // (The re-drive binding is the service's own, made when an operator first re-drives.)
+                    assertThat(provisioner.bindings(row.queue()).stream()
+                            .filter(binding -> binding.exchange().equals(row.exchange())).toList())
+                            .as(row.queue()).containsExactlyInAnyOrderElementsOf(
                             binder.bindings(row.queue()).stream()
                                     .filter(binding -> isEventOf(row.exchange(), binding.routingKey())).toList());
                     assertThat(declaration(provisioner.exchange(row.exchange())))
                             .isEqualTo(declaration(binder.exchange(row.exchange())));
                 }
-                assertThat(declaration(provisioner.exchange("DLX"))).isEqualTo(declaration(binder.exchange("DLX")));
+                assertThat(declaration(provisioner.exchange(group + ".dlx")))
+                        .isEqualTo(declaration(binder.exchange(group + ".dlx")));
             }
         }
     }
@@ -158,6 +172,19 @@ class TopologyProvisionerIntegrationTests {
         }
     }
 
+    /** A queue of an earlier version dead-letters through the shared DLX: refused, with the way to upgrade. */
+    @Test
+    void aQueueThatDeadLettersThroughTheOldSharedExchangeStopsTheRunWithTheWayToUpgrade() {
+        String vhost = infrastructure.createVhost("it-topology-upgrade");
+        asAdministrator(vhost, admin -> admin.declareQueue(QueueBuilder.durable("order.events.risk-service").quorum()
+                .deliveryLimit(20).deadLetterExchange("DLX").deadLetterRoutingKey("order.events.risk-service")
+                .build()));
+
+        assertThatThrownBy(() -> provision(vhost)).isInstanceOf(TopologyException.class)
+                .hasMessageContaining("inequivalent arg 'x-dead-letter-exchange'")
+                .hasMessageContaining("docs/operations.md, \"Broker users\"");
+    }
+
     private static boolean isEventOf(String exchange, String eventType) {
         return EventTypes.forName(eventType).map(EventTypes::exchangeOf).filter(exchange::equals).isPresent();
     }
@@ -169,13 +196,17 @@ class TopologyProvisionerIntegrationTests {
     }
 
     private void declareExchange(String vhost, String exchange) {
+        asAdministrator(vhost, admin -> admin.declareExchange(new TopicExchange(exchange, true, false)));
+    }
+
+    private void asAdministrator(String vhost, Consumer<RabbitAdmin> work) {
         TestInfrastructure.Rabbit rabbit = infrastructure.rabbit();
         CachingConnectionFactory connections = new CachingConnectionFactory(rabbit.host(), rabbit.port());
         connections.setUsername(rabbit.user());
         connections.setPassword(rabbit.password());
         connections.setVirtualHost(vhost);
         try {
-            new RabbitAdmin(connections).declareExchange(new TopicExchange(exchange, true, false));
+            work.accept(new RabbitAdmin(connections));
         } finally {
             connections.destroy();
         }
