@@ -23,6 +23,11 @@ secret() { head -c 24 /dev/urandom | base64 | tr -d '/+='; }
 export POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-$(secret)}
 export RABBITMQ_USER=${RABBITMQ_USER:-smoke-admin}
 export RABBITMQ_PASSWORD=${RABBITMQ_PASSWORD:-$(secret)}
+# Each service's own broker user, which the topology job creates.
+for service in ORDER INVENTORY COUPON RISK; do
+  var=RABBITMQ_PASSWORD_${service}_SERVICE
+  export "$var=${!var:-$(secret)}"
+done
 for db in ORDERS INVENTORY COUPONS RISK; do
   for role in OWNER APP; do
     var=${db}_${role}_PASSWORD
@@ -66,6 +71,10 @@ roles=$(compose "${args[@]}" exec -T postgres psql -U postgres -tAc \
   "select string_agg(distinct usename, ',' order by usename) from pg_stat_activity where datname = 'orders'")
 [[ $roles == orders_app ]] || die "order-service should be connected to its database as orders_app only, not as: $roles"
 say "order-service connects as its runtime role (orders_app)"
+users=$(compose "${args[@]}" exec -T rabbitmq rabbitmqctl -q list_connections --no-table-headers user | sort -u | paste -sd, -)
+[[ $users == coupon-service,inventory-service,order-service,risk-service ]] \
+  || die "each service should be connected to the broker as its own user only, not as: $users"
+say "each service connects to the broker as its own user ($users)"
 
 inventory="http://$(compose "${args[@]}" port inventory-service 8082)"
 orders="http://localhost:$ORDER_SERVICE_HOST_PORT"
