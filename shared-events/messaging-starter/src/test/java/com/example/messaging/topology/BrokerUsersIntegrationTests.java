@@ -84,7 +84,9 @@ class BrokerUsersIntegrationTests {
         Map<String, Object> asRiskService = Map.of(
                 "spring.rabbitmq.username", run + "risk-service",
                 "spring.rabbitmq.password", passwords.get("risk-service"),
-                TestInfrastructure.DECLARE_SOURCE_EXCHANGES, false);
+                TestInfrastructure.DECLARE_SOURCE_EXCHANGES, false,
+                // Its own exchange, which a service declares at start-up (the test application's is order.events).
+                "messaging.relay.exchanges", "risk.events");
         try (ConfigurableApplicationContext consumer = LateConsumerApplication.start("risk-service", vhost,
                 asRiskService); BrokerClient broker = BrokerClient.forVhost(vhost)) {
             LateConsumerApplication.Received received = consumer.getBean(LateConsumerApplication.Received.class);
