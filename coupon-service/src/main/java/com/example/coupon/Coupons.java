@@ -51,12 +51,12 @@ public class Coupons {
     }
 
     private Mono<Redemption> redeemNew(long orderId, String code) {
-        return redemptions.redeemIfFree(orderId, code).flatMap(redeemed -> redeemed
-                ? Mono.just(new Redemption(orderId, code, RedemptionStatus.REDEEMED, null))
-                : coupons.exists(code)
+        return redemptions.redeemIfFree(orderId, code)
+                .map(discount -> new Redemption(orderId, code, RedemptionStatus.REDEEMED, null, discount))
+                .switchIfEmpty(Mono.defer(() -> coupons.exists(code)
                         .flatMap(exists -> redemptions.rejectIfAbsent(orderId, code, exists ? TAKEN : UNKNOWN))
                         // The order's row as it is now: ours, or a cancel's tombstone that came in between.
-                        .then(redemptions.find(orderId)));
+                        .then(redemptions.find(orderId))));
     }
 
     /**
@@ -85,7 +85,8 @@ public class Coupons {
         Instant now = Instant.now();
         String code = order.couponCode();
         return switch (redemption.status()) {
-            case REDEEMED -> new CouponRedeemed(eventId, order.orderId(), redemption.couponCode(), now);
+            case REDEEMED -> new CouponRedeemed(eventId, order.orderId(), redemption.couponCode(),
+                    redemption.discountPercent(), now);
             case REJECTED -> new CouponRejected(eventId, order.orderId(), code, redemption.reason(), now);
             case RELEASED, CANCELLED -> new CouponRejected(eventId, order.orderId(), code,
                     "order " + order.orderId() + " was cancelled: no coupon is redeemed for it", now);

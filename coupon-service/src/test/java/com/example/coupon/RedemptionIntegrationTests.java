@@ -44,7 +44,9 @@ class RedemptionIntegrationTests extends ConsumerTestSupport {
         broker.publish(order);
 
         assertThat(awaitReplies(order.orderId(), 1)).containsExactly("CouponRedeemed");
-        assertThat(reply(order.orderId(), CouponRedeemed.class).couponCode()).isEqualTo(code);
+        CouponRedeemed redeemed = reply(order.orderId(), CouponRedeemed.class);
+        assertThat(redeemed.couponCode()).isEqualTo(code);
+        assertThat(redeemed.discountPercent()).as("the coupon's discount").isEqualTo(10);
         assertThat(holder(code)).isEqualTo(order.orderId());
     }
 

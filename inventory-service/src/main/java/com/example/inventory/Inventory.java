@@ -53,8 +53,10 @@ public class Inventory {
         return stock.lockInSkuOrder(units.skuIds())
                 .collectMap(Stock::skuId)
                 .map(locked -> units.shortage(locked)
-                        .map(reason -> new Reservation(order.orderId(), ReservationStatus.REJECTED, order.skuIds(), reason))
-                        .orElseGet(() -> new Reservation(order.orderId(), ReservationStatus.RESERVED, order.skuIds(), null)))
+                        .map(reason -> new Reservation(order.orderId(), ReservationStatus.REJECTED, order.skuIds(), reason,
+                                null))
+                        .orElseGet(() -> new Reservation(order.orderId(), ReservationStatus.RESERVED, order.skuIds(), null,
+                                units.amountCents(locked))))
                 .flatMap(decided -> reservations.insertIfAbsent(decided).flatMap(inserted -> {
                     if (!inserted) {
                         // A cancel of this order committed its tombstone while we were deciding.
@@ -72,7 +74,7 @@ public class Inventory {
      */
     public Mono<InventoryReleased> release(OrderCancelled cancel) {
         Reservation tombstone = new Reservation(cancel.orderId(), ReservationStatus.RELEASED, List.of(),
-                "cancelled before the order arrived: " + cancel.reason());
+                "cancelled before the order arrived: " + cancel.reason(), null);
         return reservations.insertIfAbsent(tombstone)
                 .flatMap(inserted -> inserted ? Mono.<Void>empty() : releaseHeld(cancel.orderId()))
                 .then(Mono.fromSupplier(() -> new InventoryReleased(UUID.randomUUID(), cancel.orderId(), Instant.now())));
@@ -85,9 +87,12 @@ public class Inventory {
                         .then(reservations.markReleased(orderId)));
     }
 
-    /** Sets the units free to reserve; what is reserved stays as it is. */
-    public Mono<Stock> setAvailable(long skuId, int available) {
-        return stock.setAvailable(skuId, available);
+    /**
+     * Sets the units free to reserve, and the unit price when one is given (a new sku without one costs 0); what is
+     * reserved stays as it is, and so does what reservations already made cost.
+     */
+    public Mono<Stock> setStock(long skuId, int available, Long priceCents) {
+        return stock.set(skuId, available, priceCents);
     }
 
     public Mono<Stock> stock(long skuId) {
@@ -102,7 +107,8 @@ public class Inventory {
         UUID eventId = UUID.randomUUID();
         Instant now = Instant.now();
         return switch (reservation.status()) {
-            case RESERVED -> new InventoryReserved(eventId, order.orderId(), reservation.skuIds(), now);
+            case RESERVED -> new InventoryReserved(eventId, order.orderId(), reservation.skuIds(),
+                    reservation.amountCents(), now);
             case REJECTED -> new InventoryRejected(eventId, order.orderId(), reservation.reason(), now);
             case RELEASED -> new InventoryRejected(eventId, order.orderId(),
                     "order " + order.orderId() + " was cancelled: nothing is reserved for it", now);

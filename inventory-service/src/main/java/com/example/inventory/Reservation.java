@@ -2,8 +2,12 @@ package com.example.inventory;
 
 import java.util.List;
 
-/** What inventory did for one order; {@code reason} explains a rejection or a tombstone. */
-public record Reservation(long orderId, ReservationStatus status, List<Long> skuIds, String reason) {
+/**
+ * What inventory did for one order; {@code reason} explains a rejection or a tombstone; {@code amountCents} is what
+ * the reserved units cost when they were reserved (null for a rejection, a tombstone, or a reservation made before
+ * prices existed).
+ */
+public record Reservation(long orderId, ReservationStatus status, List<Long> skuIds, String reason, Long amountCents) {
 
     public Reservation {
         skuIds = List.copyOf(skuIds);

@@ -35,6 +35,16 @@ public final class Units {
         return List.copyOf(perSku.keySet());
     }
 
+    /** What the units cost at these stock rows' prices (every sku has a row once {@link #shortage} found none). */
+    long amountCents(Map<Long, Stock> stock) {
+        long amount = 0;
+        for (Map.Entry<Long, Integer> wanted : perSku.entrySet()) {
+            amount = Math.addExact(amount, Math.multiplyExact(stock.get(wanted.getKey()).priceCents(),
+                    (long) wanted.getValue()));
+        }
+        return amount;
+    }
+
     /**
      * The first sku (in sku order) whose available units do not cover the request, described for the
      * rejection; empty when every unit can be reserved. A sku without a stock row has no units.

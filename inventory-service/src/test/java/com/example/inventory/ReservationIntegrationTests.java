@@ -38,14 +38,16 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
 
     @Test
     void reservesEveryUnitOfAnOrderCountingARepeatedSkuAsOneMoreUnit() {
-        long a = stock(5);
-        long b = stock(5);
+        long a = stock(5, 1999);
+        long b = stock(5, 250);
         OrderCreated order = order(a, b, b);
 
         broker.publish(order);
 
         assertThat(awaitReplies(order.orderId(), 1)).containsExactly("InventoryReserved");
-        assertThat(reply(order.orderId(), InventoryReserved.class).skuIds()).containsExactly(a, b, b);
+        InventoryReserved reserved = reply(order.orderId(), InventoryReserved.class);
+        assertThat(reserved.skuIds()).containsExactly(a, b, b);
+        assertThat(reserved.amountCents()).as("each unit at its sku's price").isEqualTo(1999 + 2 * 250);
         assertThat(stockOf(a)).containsExactly(4L, 1L);
         assertThat(stockOf(b)).containsExactly(3L, 2L);
         assertThat(reservation(order.orderId())).containsEntry("status", "RESERVED");
@@ -141,8 +143,13 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
     }
 
     private long stock(int available) {
+        return stock(available, 0);
+    }
+
+    private long stock(int available, long priceCents) {
         long skuId = IDS.incrementAndGet();
-        database.execute("insert into stock (sku_id, available) values (?, ?)", skuId, available);
+        database.execute("insert into stock (sku_id, available, price_cents) values (?, ?, ?)", skuId, available,
+                priceCents);
         return skuId;
     }
 

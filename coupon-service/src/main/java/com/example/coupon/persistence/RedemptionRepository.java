@@ -22,27 +22,32 @@ public class RedemptionRepository {
     }
 
     public Mono<Redemption> find(long orderId) {
-        return db.sql("select order_id, coupon_code, status, reason from redemptions where order_id = :orderId")
+        return db.sql("select order_id, coupon_code, status, reason, discount_percent from redemptions "
+                        + "where order_id = :orderId")
                 .bind("orderId", orderId)
                 .map(row -> new Redemption(row.get("order_id", Long.class), row.get("coupon_code", String.class),
-                        RedemptionStatus.valueOf(row.get("status", String.class)), row.get("reason", String.class)))
+                        RedemptionStatus.valueOf(row.get("status", String.class)), row.get("reason", String.class),
+                        row.get("discount_percent", Integer.class)))
                 .one();
     }
 
     /**
      * Makes the order the coupon's holder; true when it did. Inserts nothing when the coupon does not
      * exist, when another order holds it (the partial unique index; an uncommitted holder is waited
-     * for), or when the order already has its row.
+     * for), or when the order already has its row. The row keeps the coupon's discount as it is now.
+     *
+     * @return the discount the order redeemed the coupon with; empty when it did not redeem it
      */
-    public Mono<Boolean> redeemIfFree(long orderId, String code) {
+    public Mono<Integer> redeemIfFree(long orderId, String code) {
         return db.sql("""
-                insert into redemptions (order_id, coupon_code, status)
-                select :orderId, code, 'REDEEMED' from coupons where code = :code
-                on conflict do nothing""")
+                insert into redemptions (order_id, coupon_code, status, discount_percent)
+                select :orderId, code, 'REDEEMED', discount_percent from coupons where code = :code
+                on conflict do nothing
+                returning discount_percent""")
                 .bind("orderId", orderId)
                 .bind("code", code)
-                .fetch().rowsUpdated()
-                .map(inserted -> inserted == 1);
+                .map(row -> row.get("discount_percent", Integer.class))
+                .one();
     }
 
     public Mono<Void> rejectIfAbsent(long orderId, String code, String reason) {

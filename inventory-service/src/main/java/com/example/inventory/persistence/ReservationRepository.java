@@ -15,7 +15,8 @@ import reactor.core.publisher.Mono;
 @Repository
 public class ReservationRepository {
 
-    private static final String SELECT = "select order_id, status, sku_ids, reason from reservations where order_id = :orderId";
+    private static final String SELECT = "select order_id, status, sku_ids, reason, amount_cents from reservations "
+            + "where order_id = :orderId";
 
     private final DatabaseClient db;
 
@@ -30,14 +31,16 @@ public class ReservationRepository {
      */
     public Mono<Boolean> insertIfAbsent(Reservation reservation) {
         DatabaseClient.GenericExecuteSpec insert = db.sql("""
-                insert into reservations (order_id, status, sku_ids, reason)
-                values (:orderId, :status, :skuIds::bigint[], :reason)
+                insert into reservations (order_id, status, sku_ids, reason, amount_cents)
+                values (:orderId, :status, :skuIds::bigint[], :reason, :amountCents)
                 on conflict (order_id) do nothing""")
                 .bind("orderId", reservation.orderId())
                 .bind("status", reservation.status().name())
                 .bind("skuIds", reservation.skuIds().toArray(Long[]::new));
         insert = reservation.reason() == null ? insert.bindNull("reason", String.class)
                 : insert.bind("reason", reservation.reason());
+        insert = reservation.amountCents() == null ? insert.bindNull("amountCents", Long.class)
+                : insert.bind("amountCents", reservation.amountCents());
         return insert.fetch().rowsUpdated().map(inserted -> inserted == 1);
     }
 
@@ -58,6 +61,7 @@ public class ReservationRepository {
 
     private static Reservation reservation(Readable row) {
         return new Reservation(row.get("order_id", Long.class), ReservationStatus.valueOf(row.get("status", String.class)),
-                Arrays.asList(row.get("sku_ids", Long[].class)), row.get("reason", String.class));
+                Arrays.asList(row.get("sku_ids", Long[].class)), row.get("reason", String.class),
+                row.get("amount_cents", Long.class));
     }
 }

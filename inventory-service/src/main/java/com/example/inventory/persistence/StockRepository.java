@@ -28,7 +28,7 @@ public class StockRepository {
      * (PostgreSQL locks the rows as the sorted result produces them). Unknown skus have no row.
      */
     public Flux<Stock> lockInSkuOrder(List<Long> skuIds) {
-        return db.sql("select sku_id, available, reserved from stock where sku_id = any(:skuIds::bigint[]) "
+        return db.sql("select sku_id, available, reserved, price_cents from stock where sku_id = any(:skuIds::bigint[]) "
                         + "order by sku_id for update")
                 .bind("skuIds", skuIds.toArray(Long[]::new))
                 .map(StockRepository::stock)
@@ -62,19 +62,21 @@ public class StockRepository {
                 .then();
     }
 
-    public Mono<Stock> setAvailable(long skuId, int available) {
-        return db.sql("""
-                insert into stock (sku_id, available) values (:skuId, :available)
-                on conflict (sku_id) do update set available = excluded.available, updated_at = now()
-                returning sku_id, available, reserved""")
+    /** Sets available, and the price when given (else 0 for a new sku, unchanged for an existing one). */
+    public Mono<Stock> set(long skuId, int available, Long priceCents) {
+        DatabaseClient.GenericExecuteSpec upsert = db.sql("""
+                insert into stock (sku_id, available, price_cents) values (:skuId, :available, coalesce(:price, 0))
+                on conflict (sku_id) do update set available = excluded.available,
+                    price_cents = coalesce(:price, stock.price_cents), updated_at = now()
+                returning sku_id, available, reserved, price_cents""")
                 .bind("skuId", skuId)
-                .bind("available", available)
-                .map(StockRepository::stock)
-                .one();
+                .bind("available", available);
+        upsert = priceCents == null ? upsert.bindNull("price", Long.class) : upsert.bind("price", priceCents);
+        return upsert.map(StockRepository::stock).one();
     }
 
     public Mono<Stock> find(long skuId) {
-        return db.sql("select sku_id, available, reserved from stock where sku_id = :skuId")
+        return db.sql("select sku_id, available, reserved, price_cents from stock where sku_id = :skuId")
                 .bind("skuId", skuId)
                 .map(StockRepository::stock)
                 .one();
@@ -82,6 +84,6 @@ public class StockRepository {
 
     private static Stock stock(Readable row) {
         return new Stock(row.get("sku_id", Long.class), row.get("available", Long.class),
-                row.get("reserved", Long.class));
+                row.get("reserved", Long.class), row.get("price_cents", Long.class));
     }
 }

@@ -29,12 +29,13 @@ class StockController {
     }
 
     /** Sets the units available to reserve (for operators, demos and tests); reserved units stay. */
-    @Operation(operationId = "setStock", summary = "Set a sku's available units",
-            description = "Creates the sku's stock record or changes its available units; reserved units stay.")
+    @Operation(operationId = "setStock", summary = "Set a sku's available units and unit price",
+            description = "Creates the sku's stock record or changes its available units and, when given, its price; "
+                    + "reserved units stay, and so does what reservations already made cost.")
     @ApiResponse(responseCode = "200", description = "The sku's stock now")
     @PutMapping(path = "/{sku_id}", consumes = MediaType.APPLICATION_JSON_VALUE)
     Mono<StockResponse> set(@PathVariable("sku_id") long skuId, @Valid @RequestBody SetStockRequest request) {
-        return inventory.setAvailable(positive(skuId), request.available()).map(StockResponse::of);
+        return inventory.setStock(positive(skuId), request.available(), request.priceCents()).map(StockResponse::of);
     }
 
     @Operation(operationId = "getStock", summary = "Get a sku's stock")

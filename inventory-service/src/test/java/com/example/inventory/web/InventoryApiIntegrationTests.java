@@ -45,15 +45,27 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
     @Test
     void putSetsTheAvailableUnitsAndGetReadsThemBack() {
         put(41, "{\"available\": 1000000000}").expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 41, \"available\": 1000000000, \"reserved\": 0}", true);
-        put(42, "{\"available\": 100}").expectStatus().isOk()
+                .expectBody().json("{\"sku_id\": 41, \"available\": 1000000000, \"reserved\": 0, \"price_cents\": 0}",
+                        true);
+        put(42, "{\"available\": 100, \"price_cents\": 1999}").expectStatus().isOk()
                 .expectHeader().contentType(MediaType.APPLICATION_JSON)
-                .expectBody().json("{\"sku_id\": 42, \"available\": 100, \"reserved\": 0}", true);
+                .expectBody().json("{\"sku_id\": 42, \"available\": 100, \"reserved\": 0, \"price_cents\": 1999}", true);
+        // Without a price the sku keeps its own.
         put(42, "{\"available\": 7}").expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 42, \"available\": 7, \"reserved\": 0}", true);
+                .expectBody().json("{\"sku_id\": 42, \"available\": 7, \"reserved\": 0, \"price_cents\": 1999}", true);
 
         client.get().uri("/stock/42").exchange().expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 42, \"available\": 7, \"reserved\": 0}", true);
+                .expectBody().json("{\"sku_id\": 42, \"available\": 7, \"reserved\": 0, \"price_cents\": 1999}", true);
+    }
+
+    @Test
+    void refusesAPriceOutsideItsBounds() {
+        put(48, "{\"available\": 1, \"price_cents\": -1}").expectStatus().isBadRequest()
+                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("price_cents");
+        put(48, "{\"available\": 1, \"price_cents\": 1000000001}").expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.errors[0].field").isEqualTo("price_cents");
+        put(48, "{\"available\": 1, \"price_cents\": 1000000000}").expectStatus().isOk();
     }
 
     @Test
@@ -99,7 +111,7 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
                 .expectBody().json("{\"order_id\": 9001, \"status\": \"RESERVED\", \"sku_ids\": [44, 44], \"reason\": null}",
                         true);
         client.get().uri("/stock/44").exchange().expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 44, \"available\": 1, \"reserved\": 2}", true);
+                .expectBody().json("{\"sku_id\": 44, \"available\": 1, \"reserved\": 2, \"price_cents\": 0}", true);
     }
 
     /**
@@ -114,13 +126,13 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
         broker.publish(new OrderCreated(UUID.randomUUID(), 9002L, 7L, List.of(45L, 45L), null, Instant.now()));
         assertThat(awaitReplies(9002, 1)).containsExactly("InventoryReserved");
         put(45, "{\"available\": 1000000000}").expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 45, \"available\": 1000000000, \"reserved\": 2}", true);
+                .expectBody().json("{\"sku_id\": 45, \"available\": 1000000000, \"reserved\": 2, \"price_cents\": 0}", true);
 
         broker.publish(new OrderCancelled(UUID.randomUUID(), 9002L, "risk: user is blocked", Instant.now()));
 
         assertThat(awaitReplies(9002, 2)).containsExactly("InventoryReserved", "InventoryReleased");
         client.get().uri("/stock/45").exchange().expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 45, \"available\": 1000000002, \"reserved\": 0}", true);
+                .expectBody().json("{\"sku_id\": 45, \"available\": 1000000002, \"reserved\": 0, \"price_cents\": 0}", true);
         client.get().uri("/reservations/9002").exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.status").isEqualTo("RELEASED");
         put(45, "{\"available\": 1000000001}").expectStatus().isBadRequest();
@@ -146,7 +158,7 @@ class InventoryApiIntegrationTests extends ConsumerTestSupport {
 
         assertThat(awaitReplies(9003, 2)).containsExactly("InventoryReserved", "InventoryReleased");
         client.get().uri("/stock/46").exchange().expectStatus().isOk()
-                .expectBody().json("{\"sku_id\": 46, \"available\": 2147483649, \"reserved\": 0}", true);
+                .expectBody().json("{\"sku_id\": 46, \"available\": 2147483649, \"reserved\": 0, \"price_cents\": 0}", true);
         assertThat(counter("events.poison", null)).isEqualTo(poisonBefore);
         awaitQueueDrained(ORDER_QUEUE);
         assertThat(broker.ready(ORDER_QUEUE + ".dlq")).isZero();

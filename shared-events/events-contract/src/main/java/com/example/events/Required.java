@@ -22,6 +22,14 @@ final class Required {
         return value;
     }
 
+    /** An optional number (absent in events of earlier versions); when present, within {@code min..max}. */
+    static <N extends Number> N optionalBetween(N value, long min, long max, String jsonName) {
+        if (value != null && (value.longValue() < min || value.longValue() > max)) {
+            throw new IllegalArgumentException("'" + jsonName + "' must be " + min + ".." + max + ", was " + value);
+        }
+        return value;
+    }
+
     /** An immutable copy; a null element is refused (List.copyOf), as is a missing list. */
     static <T> List<T> list(List<T> value, String jsonName) {
         for (T element : field(value, jsonName)) {

@@ -31,11 +31,12 @@ class EventJsonTests {
                     "WELCOME10", AT),
             new OrderCancelled(id("0c2f6a3e-1d4b-4f7a-9b1e-3a5c7d9e1f20"), ORDER,
                     "inventory: insufficient stock for sku 1002", AT),
-            new InventoryReserved(id("1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c80"), ORDER, List.of(1001L, 1002L, 1002L), AT),
+            new InventoryReserved(id("1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c80"), ORDER, List.of(1001L, 1002L, 1002L),
+                    5997L, AT),
             new InventoryRejected(id("2b3c4d5e-6f7a-4b2c-9d3e-4f5a6b7c8d90"), ORDER, "insufficient stock for sku 1002",
                     AT),
             new InventoryReleased(id("3c4d5e6f-7a8b-4c3d-8e4f-5a6b7c8d9ea0"), ORDER, AT),
-            new CouponRedeemed(id("4d5e6f7a-8b9c-4d4e-9f5a-6b7c8d9e0fb0"), ORDER, "WELCOME10", AT),
+            new CouponRedeemed(id("4d5e6f7a-8b9c-4d4e-9f5a-6b7c8d9e0fb0"), ORDER, "WELCOME10", 10, AT),
             new CouponRejected(id("5e6f7a8b-9c0d-4e5f-8a6b-7c8d9e0f1ac0"), ORDER, "WELCOME10", "already redeemed", AT),
             new CouponNotNeeded(id("6f7a8b9c-0d1e-4f6a-9b7c-8d9e0f1a2bd0"), ORDER, AT),
             new CouponReleased(id("7a8b9c0d-1e2f-4a7b-8c8d-9e0f1a2b3ce0"), ORDER, "WELCOME10", AT),
@@ -68,6 +69,20 @@ class EventJsonTests {
 
         assertThat(read).isEqualTo(SAMPLES.get(eventType));
         assertThat(read.eventType()).isEqualTo(eventType);
+    }
+
+    /** Amounts were added to these events later: an event of an earlier version reads with none. */
+    @Test
+    void readsTheEventsOfEarlierVersionsWithoutAmounts() throws IOException {
+        ObjectNode reserved = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read("InventoryReserved"));
+        reserved.remove("amount_cents");
+        ObjectNode redeemed = (ObjectNode) EventJson.mapper().readTree(GoldenFixtures.read("CouponRedeemed"));
+        redeemed.remove("discount_percent");
+
+        assertThat(((InventoryReserved) EventJson.read("InventoryReserved",
+                EventJson.mapper().writeValueAsBytes(reserved))).amountCents()).isNull();
+        assertThat(((CouponRedeemed) EventJson.read("CouponRedeemed",
+                EventJson.mapper().writeValueAsBytes(redeemed))).discountPercent()).isNull();
     }
 
     @ParameterizedTest
