@@ -67,7 +67,7 @@ public class OrderSaga {
         } else {
             log.debug("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
         }
-        Mono<Void> write = orders.moveTo(order.id(), after, reply.eventId(), reply.eventType())
+        Mono<Void> write = orders.moveTo(order.id(), after, Pricing.of(reply), reply.eventId(), reply.eventType())
                 .doOnSuccess(done -> countIfFinal(order, before, after));
         if (!transition.cancel()) {
             return write.thenMany(Flux.empty());

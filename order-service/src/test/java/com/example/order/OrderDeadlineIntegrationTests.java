@@ -80,8 +80,8 @@ class OrderDeadlineIntegrationTests {
     void anOrderWhoseRiskNeverAnswersIsRejectedAtItsDeadlineAndCancelledOnce() {
         Queue published = observeOrderEvents();
         long orderId = placeOrder("SPRING");
-        publish(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), NOW),
-                new CouponRedeemed(UUID.randomUUID(), orderId, "SPRING", NOW));
+        publish(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 0L, NOW),
+                new CouponRedeemed(UUID.randomUUID(), orderId, "SPRING", 10, NOW));
 
         JsonNode order = awaitOrder(orderId, "REJECTED");
 
@@ -127,7 +127,7 @@ class OrderDeadlineIntegrationTests {
                 .isEqualTo("{\"inventory\":\"TIMED_OUT\",\"coupon\":\"TIMED_OUT\",\"risk\":\"TIMED_OUT\"}");
 
         publish(new RiskApproved(UUID.randomUUID(), orderId, NOW),
-                new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), NOW),
+                new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 0L, NOW),
                 new CouponNotNeeded(UUID.randomUUID(), orderId, NOW));
 
         await().untilAsserted(() -> assertThat(order(orderId).get("steps").toString())

@@ -105,7 +105,7 @@ class OrderDeadlineRaceIntegrationTests {
         // The replies are on their way while the orders expire and are swept.
         for (long orderId : ids) {
             TestEvents.publish(rabbit, new RiskApproved(UUID.randomUUID(), orderId, NOW));
-            TestEvents.publish(rabbit, new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L), NOW));
+            TestEvents.publish(rabbit, new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L), 0L, NOW));
             TestEvents.publish(rabbit, new CouponNotNeeded(UUID.randomUUID(), orderId, NOW));
         }
         expire(ids);

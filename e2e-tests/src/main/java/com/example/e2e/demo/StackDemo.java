@@ -65,17 +65,18 @@ public final class StackDemo {
         long scarceSku = plentySku + 1;
         String couponA = "DEMO-A-" + run;
         String couponB = "DEMO-B-" + run;
-        say("Seeding: sku %d has 100 units, sku %d has 1 unit; coupons %s and %s are active.%n", plentySku, scarceSku,
-                couponA, couponB);
-        put(inventory + "/stock/" + plentySku, "{\"available\": 100}");
-        put(inventory + "/stock/" + scarceSku, "{\"available\": 1}");
+        say("Seeding: sku %d has 100 units at 19.99, sku %d has 1 unit at 5.00; coupons %s (10%%) and %s (15%%) are "
+                + "active.%n", plentySku, scarceSku, couponA, couponB);
+        put(inventory + "/stock/" + plentySku, "{\"available\": 100, \"price_cents\": 1999}");
+        put(inventory + "/stock/" + scarceSku, "{\"available\": 1, \"price_cents\": 500}");
         put(coupons + "/coupons/" + couponA, "{\"discount_percent\": 10}");
         put(coupons + "/coupons/" + couponB, "{\"discount_percent\": 15}");
 
         say("%n(a) An order that should be CONFIRMED: 2 units of sku %d with coupon %s%n", plentySku, couponA);
         String a = place(userId(1), List.of(plentySku, plentySku), couponA, UUID.randomUUID());
         String endA = timeline(a);
-        verdict("(a) confirmed order", endA.contains("status=CONFIRMED"), endA);
+        // 2 x 19.99 less 10%: 35.982, rounded down to 35.98.
+        verdict("(a) confirmed order", endA.contains("status=CONFIRMED") && endA.contains("amount_cents=3598"), endA);
 
         say("%n(b) An order that should be REJECTED: 5 units of sku %d (only 1 in stock) with coupon %s%n", scarceSku,
                 couponB);
@@ -150,8 +151,10 @@ public final class StackDemo {
 
     private static String describe(String order) {
         String reason = field(order, "rejection_reason");
+        String amount = field(order, "amount_cents");
         return "status=" + field(order, "status") + "  inventory=" + field(order, "inventory") + " coupon="
                 + field(order, "coupon") + " risk=" + field(order, "risk")
+                + (amount.isEmpty() || amount.equals("null") ? "" : "  amount_cents=" + amount)
                 + (reason.isEmpty() || reason.equals("null") ? "" : "  (" + reason + ")");
     }
 

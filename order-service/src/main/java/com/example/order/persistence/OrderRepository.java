@@ -15,6 +15,7 @@ import com.example.order.Order;
 import com.example.order.OrderStateMachine;
 import com.example.order.OrderStatus;
 import com.example.order.PlaceOrder;
+import com.example.order.Pricing;
 import com.example.order.Step;
 import com.example.order.StepStatus;
 
@@ -28,7 +29,7 @@ public class OrderRepository {
 
     private static final String SELECT_ORDER = """
             select o.id, o.user_id, o.status, o.coupon_code, o.created_at, o.updated_at, o.inventory_step,
-                   o.coupon_step, o.risk_step, o.rejection_reason, o.request_fingerprint,
+                   o.coupon_step, o.risk_step, o.rejection_reason, o.request_fingerprint, o.amount_cents,
                    array(select l.sku_id from order_lines l where l.order_id = o.id order by l.line_no) as sku_ids
             from orders o
             """;
@@ -57,7 +58,7 @@ public class OrderRepository {
                     values (:userId, :key, :fingerprint, :couponCode)
                     on conflict (user_id, idempotency_key) do nothing
                     returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
-                              risk_step, rejection_reason),
+                              risk_step, rejection_reason, amount_cents),
                 lines as (
                     insert into order_lines (order_id, line_no, sku_id)
                     select placed.id, line.no, line.sku_id
@@ -90,14 +91,18 @@ public class OrderRepository {
     }
 
     /**
-     * Moves the order to {@code state} and appends to its timeline what moved it, in one statement (one round trip):
-     * the history row is inserted only for the order row the update found.
+     * Moves the order to {@code state}, keeps what the reply says about its price, and appends to its timeline what
+     * moved it, in one statement (one round trip): the history row is inserted only for the order row the update
+     * found.
      */
-    public Mono<Void> moveTo(long orderId, OrderStateMachine.State state, UUID eventId, String eventType) {
+    public Mono<Void> moveTo(long orderId, OrderStateMachine.State state, Pricing pricing, UUID eventId,
+            String eventType) {
         DatabaseClient.GenericExecuteSpec move = db.sql("""
                 with moved as (
                     update orders set status = :status, inventory_step = :inventory, coupon_step = :coupon,
-                           risk_step = :risk, rejection_reason = :reason, updated_at = now()
+                           risk_step = :risk, rejection_reason = :reason,
+                           subtotal_cents = coalesce(:subtotal, subtotal_cents),
+                           discount_percent = coalesce(:discount, discount_percent), updated_at = now()
                      where id = :id
                  returning id)
                 insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
@@ -112,6 +117,10 @@ public class OrderRepository {
                 .bind("risk", state.step(Step.RISK).name());
         move = state.rejectionReason() == null ? move.bindNull("reason", String.class)
                 : move.bind("reason", state.rejectionReason());
+        move = pricing.subtotalCents() == null ? move.bindNull("subtotal", Long.class)
+                : move.bind("subtotal", pricing.subtotalCents());
+        move = pricing.discountPercent() == null ? move.bindNull("discount", Integer.class)
+                : move.bind("discount", pricing.discountPercent());
         return move.then();
     }
 
@@ -188,7 +197,8 @@ public class OrderRepository {
                 row.get("coupon_code", String.class), instant(row, "created_at"), instant(row, "updated_at"),
                 StepStatus.valueOf(row.get("inventory_step", String.class)),
                 StepStatus.valueOf(row.get("coupon_step", String.class)),
-                StepStatus.valueOf(row.get("risk_step", String.class)), row.get("rejection_reason", String.class));
+                StepStatus.valueOf(row.get("risk_step", String.class)), row.get("rejection_reason", String.class),
+                row.get("amount_cents", Long.class));
     }
 
     private static Instant instant(Readable row, String column) {

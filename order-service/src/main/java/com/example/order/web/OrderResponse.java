@@ -12,10 +12,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /** The order body of the contract. */
 @Schema(name = "Order", example = """
         {"order_id": 123, "user_id": 42, "status": "CREATED", "sku_ids": [1001, 1002, 1002],
-         "coupon_code": "WELCOME10", "created_at": "2026-11-30T10:15:30.123Z", "updated_at": "2026-11-30T10:15:30.123Z",
+         "coupon_code": "WELCOME10", "amount_cents": null, "created_at": "2026-11-30T10:15:30.123Z", "updated_at": "2026-11-30T10:15:30.123Z",
          "steps": {"inventory": "PENDING", "coupon": "PENDING", "risk": "PENDING"}, "rejection_reason": null}""")
 record OrderResponse(long orderId, long userId, OrderStatus status, List<Long> skuIds,
         @Schema(nullable = true, description = "null when the order has no coupon") String couponCode,
+        @Schema(nullable = true, description = "what the order costs: the sum over its units of each sku's price, "
+                + "less the coupon's discount, rounded down; null until inventory and the coupon step have answered")
+        Long amountCents,
         Instant createdAt, Instant updatedAt, Steps steps,
         @Schema(nullable = true, description = "why the order was rejected; null unless it was") String rejectionReason) {
 
@@ -26,7 +29,7 @@ record OrderResponse(long orderId, long userId, OrderStatus status, List<Long> s
 
     static OrderResponse of(Order order) {
         return new OrderResponse(order.id(), order.userId(), order.status(), order.skuIds(), order.couponCode(),
-                order.createdAt(), order.updatedAt(),
+                order.amountCents(), order.createdAt(), order.updatedAt(),
                 new Steps(order.inventoryStep(), order.couponStep(), order.riskStep()), order.rejectionReason());
     }
 }

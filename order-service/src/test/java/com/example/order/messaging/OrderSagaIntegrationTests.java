@@ -71,8 +71,10 @@ class OrderSagaIntegrationTests {
     @Test
     void confirmsOnceEveryStepSucceededWhateverTheOrderAndDuplicates() {
         long orderId = placeOrder("WELCOME10");
-        List<DomainEvent> replies = List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), NOW),
-                new CouponRedeemed(UUID.randomUUID(), orderId, "WELCOME10", NOW),
+        // 1999 + 1000 cents less 10%: 2699.1, rounded down.
+        List<DomainEvent> replies = List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 2999L,
+                NOW),
+                new CouponRedeemed(UUID.randomUUID(), orderId, "WELCOME10", 10, NOW),
                 new RiskApproved(UUID.randomUUID(), orderId, NOW));
 
         publishShuffledTwice(replies, 7);
@@ -82,6 +84,7 @@ class OrderSagaIntegrationTests {
                 .jsonPath("$.steps.inventory").isEqualTo("OK")
                 .jsonPath("$.steps.coupon").isEqualTo("OK")
                 .jsonPath("$.steps.risk").isEqualTo("OK")
+                .jsonPath("$.amount_cents").isEqualTo(2699)
                 .jsonPath("$.rejection_reason").isEmpty();
         await().untilAsserted(() -> assertThat(duplicates()).isGreaterThanOrEqualTo(3));
         assertThat(count("select count(*) from order_history where order_id = " + orderId + " and applied"))
@@ -93,8 +96,8 @@ class OrderSagaIntegrationTests {
     @Test
     void aRiskRejectionAfterInventoryAndCouponSucceededCancelsOnceAndCompensatesBoth() {
         long orderId = placeOrder("SPRING");
-        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), NOW),
-                new CouponRedeemed(UUID.randomUUID(), orderId, "SPRING", NOW)), 3);
+        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 0L, NOW),
+                new CouponRedeemed(UUID.randomUUID(), orderId, "SPRING", 10, NOW)), 3);
         await().untilAsserted(() -> assertThat(order(orderId).get("steps").get("coupon").asString()).isEqualTo("OK"));
         await().untilAsserted(() -> assertThat(order(orderId).get("steps").get("inventory").asString()).isEqualTo("OK"));
 
@@ -129,7 +132,7 @@ class OrderSagaIntegrationTests {
 
         publishShuffledTwice(List.of(new CouponNotNeeded(UUID.randomUUID(), orderId, NOW),
                 new RiskApproved(UUID.randomUUID(), orderId, NOW),
-                new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L), NOW)), 11);
+                new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L), 0L, NOW)), 11);
 
         await().untilAsserted(() -> assertThat(count("select count(*) from order_history where order_id = " + orderId))
                 .isEqualTo(5));
@@ -141,6 +144,20 @@ class OrderSagaIntegrationTests {
                 .isEqualTo("REJECTED");
         assertThat(count("select count(*) from order_history where order_id = " + orderId + " and not applied"))
                 .isEqualTo(1);
+    }
+
+    /** The amount follows from inventory's total and the coupon step's discount; before both answered it is null. */
+    @Test
+    void theAmountIsKnownOnceInventoryAndTheCouponStepHaveAnswered() {
+        long orderId = placeOrder(null);
+        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 1001L, NOW)),
+                5);
+        await().untilAsserted(() -> assertThat(order(orderId).get("steps").get("inventory").asString()).isEqualTo("OK"));
+        assertThat(order(orderId).get("amount_cents").isNull()).as("no answer from the coupon step yet").isTrue();
+
+        publishShuffledTwice(List.of(new CouponNotNeeded(UUID.randomUUID(), orderId, NOW)), 6);
+
+        await().untilAsserted(() -> assertThat(order(orderId).get("amount_cents").asLong()).isEqualTo(1001));
     }
 
     private long placeOrder(String coupon) {
