@@ -90,6 +90,7 @@ public final class Checker {
                 Verdict.of(Invariant.RESERVATIONS_MATCH_ORDERS, reservations()),
                 Verdict.of(Invariant.COUPONS_HELD_ONCE, coupons()),
                 Verdict.of(Invariant.ONE_RISK_ASSESSMENT, assessments()),
+                Verdict.of(Invariant.ORDER_AMOUNTS, amounts()),
                 Verdict.of(Invariant.ORDERS_FINAL_AND_CONSISTENT, consistency()),
                 Verdict.of(Invariant.PLANNED_OUTCOMES, plannedOutcomes()),
                 Verdict.of(Invariant.DLQS_EMPTY, deadLetters()),
@@ -335,6 +336,40 @@ public final class Checker {
         }
         state.assessments().keySet().stream().filter(orderId -> !ordersById.containsKey(orderId))
                 .forEach(orderId -> violations.add("risk assessed order " + orderId + ", which does not exist"));
+        return violations;
+    }
+
+    /**
+     * A confirmed order's amount is what its units cost at their skus' prices (which a run never changes), less its
+     * coupon's discount (0 without one), rounded down: neither a unit counted twice or missed, nor a discount applied
+     * twice or lost, whatever was redelivered.
+     */
+    private List<String> amounts() {
+        List<String> violations = new ArrayList<>();
+        SystemState.Prices prices = state.prices();
+        for (Order order : state.orders()) {
+            if (!order.status().equals("CONFIRMED")) {
+                continue;
+            }
+            Long amount = prices.orderAmounts().get(order.id());
+            long subtotal = 0;
+            for (long sku : order.skuIds()) {
+                subtotal += prices.unitPrices().getOrDefault(sku, 0L);
+            }
+            Integer discount = order.couponCode() == null ? Integer.valueOf(0)
+                    : prices.discounts().get(order.couponCode());
+            if (discount == null) {
+                violations.add("CONFIRMED order " + order.id() + " has coupon " + order.couponCode() + ", which is unknown");
+                continue;
+            }
+            long expected = subtotal * (100 - discount) / 100;
+            if (amount == null) {
+                violations.add("CONFIRMED order " + order.id() + " has no amount (expected " + expected + ")");
+            } else if (amount != expected) {
+                violations.add("CONFIRMED order " + order.id() + " costs " + amount + ", but its units " + order.skuIds()
+                        + " cost " + subtotal + " less " + discount + "%: " + expected);
+            }
+        }
         return violations;
     }
 

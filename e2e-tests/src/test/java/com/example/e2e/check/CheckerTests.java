@@ -71,6 +71,25 @@ class CheckerTests {
     }
 
     @Test
+    void aDiscountAppliedTwiceIsReported() {
+        run.amounts.put(101L, 4863L);
+
+        assertThat(failed()).containsExactly(Invariant.ORDER_AMOUNTS);
+        assertThat(violations(Invariant.ORDER_AMOUNTS)).containsExactly("CONFIRMED order 101 costs 4863, but its units "
+                + "[1001, 1001, 1002] cost 6004 less 10%: 5403");
+    }
+
+    @Test
+    void aConfirmedOrderWithoutAnAmountOrWithAUnitMissedIsReported() {
+        run.amounts.remove(101L);
+        assertThat(failed()).containsExactly(Invariant.ORDER_AMOUNTS);
+
+        run.amounts.put(101L, (2_001L + 2_002L) * 90 / 100);
+        assertThat(violations(Invariant.ORDER_AMOUNTS)).containsExactly("CONFIRMED order 101 costs 3602, but its units "
+                + "[1001, 1001, 1002] cost 6004 less 10%: 5403");
+    }
+
+    @Test
     void aCouponHeldByTwoOrdersIsReported() {
         run.coupons.put(run.coupon, new Coupon(run.coupon, List.of(101L, 102L)));
 

@@ -51,6 +51,9 @@ final class HealthyRun {
     final Map<Long, String> redemptions = new HashMap<>();
     final Map<Long, List<String>> assessments = new HashMap<>();
     final List<Queue> queues = new ArrayList<>();
+    final Map<Long, Long> unitPrices = new HashMap<>();
+    final Map<String, Integer> discounts = new HashMap<>();
+    final Map<Long, Long> amounts = new HashMap<>();
     final List<Fault> faults = new ArrayList<>();
     final Map<Service, Long> duplicates = new EnumMap<>(Service.class);
     final List<Requirement> requirements = new ArrayList<>();
@@ -65,6 +68,10 @@ final class HealthyRun {
         catalog.initialStock().forEach((sku, units) -> stock.put(sku, new Stock(sku, units, 0)));
         coupons.put(catalog.usedCoupon(), new Coupon(catalog.usedCoupon(), List.of()));
         coupons.put(coupon, new Coupon(coupon, List.of()));
+        catalog.initialStock().keySet().forEach(sku -> unitPrices.put(sku, 1_000 + sku));
+        unitPrices.put(plentySku, 2_001L);
+        unitPrices.put(otherSku, 2_002L);
+        coupons.keySet().forEach(code -> discounts.put(code, 10));
 
         Intent confirmed = new Intent(1, 100_001, List.of(plentySku, plentySku, otherSku), coupon, UUID.randomUUID(),
                 Plan.CONFIRM, false);
@@ -79,6 +86,8 @@ final class HealthyRun {
         stock.put(plentySku, new Stock(plentySku, 5_000 - 2, 2));
         stock.put(otherSku, new Stock(otherSku, 5_000 - 1, 1));
         coupons.put(coupon, new Coupon(coupon, List.of(101L)));
+        // (2 x 2001 + 2002) less 10%: 5403.6, rounded down.
+        amounts.put(101L, 5403L);
         redemptions.put(101L, "REDEEMED");
         assessments.put(101L, List.of("APPROVED"));
 
@@ -123,7 +132,8 @@ final class HealthyRun {
     }
 
     SystemState state() {
-        return new SystemState(orders, outbox, processed, stock, reservations, coupons, redemptions, assessments, queues);
+        return new SystemState(orders, outbox, processed, stock, reservations, coupons, redemptions, assessments, queues,
+                new SystemState.Prices(unitPrices, discounts, amounts));
     }
 
     History history() {

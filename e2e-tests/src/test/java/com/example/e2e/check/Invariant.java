@@ -15,6 +15,7 @@ public enum Invariant {
     RESERVATIONS_MATCH_ORDERS("each order reserved at most once, its own units; rejected orders hold nothing"),
     COUPONS_HELD_ONCE("each coupon held by at most one order, and only by a CONFIRMED one that asked for it"),
     ONE_RISK_ASSESSMENT("exactly one risk assessment per order"),
+    ORDER_AMOUNTS("every CONFIRMED order costs its units at their skus' prices less its coupon's discount, rounded down"),
     ORDERS_FINAL_AND_CONSISTENT("every order is CONFIRMED or REJECTED, with steps matching the other services' data"),
     PLANNED_OUTCOMES("intents built to be confirmed are CONFIRMED, those built to be rejected are REJECTED, no valid request is refused"),
     DLQS_EMPTY("every dead-letter queue is empty"),

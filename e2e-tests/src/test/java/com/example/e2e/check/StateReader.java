@@ -71,7 +71,7 @@ public final class StateReader {
             }));
         }
         return new SystemState(orders(), outbox, processed, stock(), reservations(), coupons(), redemptions(),
-                assessments(), queues());
+                assessments(), queues(), prices());
     }
 
     /** What keeps the system from being quiet, or an empty string when nothing does. */
@@ -150,6 +150,33 @@ public final class StateReader {
             }
             return orders;
         });
+    }
+
+    /** Sku prices, coupon discounts and the amounts of the orders that have one. */
+    private SystemState.Prices prices() {
+        Map<Long, Long> unitPrices = query(Service.INVENTORY, "select sku_id, price_cents from stock", rows -> {
+            Map<Long, Long> prices = new HashMap<>();
+            while (rows.next()) {
+                prices.put(rows.getLong(1), rows.getLong(2));
+            }
+            return prices;
+        });
+        Map<String, Integer> discounts = query(Service.COUPON, "select code, discount_percent from coupons", rows -> {
+            Map<String, Integer> percent = new HashMap<>();
+            while (rows.next()) {
+                percent.put(rows.getString(1), rows.getInt(2));
+            }
+            return percent;
+        });
+        Map<Long, Long> amounts = query(Service.ORDER,
+                "select id, amount_cents from orders where amount_cents is not null", rows -> {
+                    Map<Long, Long> amount = new HashMap<>();
+                    while (rows.next()) {
+                        amount.put(rows.getLong(1), rows.getLong(2));
+                    }
+                    return amount;
+                });
+        return new SystemState.Prices(unitPrices, discounts, amounts);
     }
 
     private Map<Long, Stock> stock() {

@@ -14,11 +14,12 @@ import com.example.e2e.topology.Service;
  * @param processed   every service's processed_events: event id to event type
  * @param redemptions coupon-service's record of each order it heard of: REDEEMED, REJECTED, RELEASED or CANCELLED
  * @param assessments risk assessments by order id (a list, so that two for one order can be seen)
+ * @param prices      what things cost: sku prices, coupon discounts, order amounts
  */
 public record SystemState(List<Order> orders, Map<Service, List<OutboxRow>> outbox,
         Map<Service, Map<UUID, String>> processed, Map<Long, Stock> stock, Map<Long, Reservation> reservations,
         Map<String, Coupon> coupons, Map<Long, String> redemptions, Map<Long, List<String>> assessments,
-        List<Queue> queues) {
+        List<Queue> queues, Prices prices) {
 
     public SystemState {
         orders = List.copyOf(orders);
@@ -74,6 +75,22 @@ public record SystemState(List<Order> orders, Map<Service, List<OutboxRow>> outb
 
         public boolean isHeldBy(long orderId) {
             return holders.contains(orderId);
+        }
+    }
+
+    /**
+     * What things cost.
+     *
+     * @param unitPrices   inventory's price of each sku, in cents
+     * @param discounts    coupon-service's discount of each coupon, in percent
+     * @param orderAmounts order-service's {@code amount_cents} of each order that has one
+     */
+    public record Prices(Map<Long, Long> unitPrices, Map<String, Integer> discounts, Map<Long, Long> orderAmounts) {
+
+        public Prices {
+            unitPrices = Map.copyOf(unitPrices);
+            discounts = Map.copyOf(discounts);
+            orderAmounts = Map.copyOf(orderAmounts);
         }
     }
 

@@ -31,8 +31,15 @@ public final class Seeder {
         this.coupons = coupons;
     }
 
+    /** Sets each sku's units, and its price ({@link #priceCents}). */
     public void stock(Map<Long, Integer> stock) {
-        stock.forEach((sku, available) -> put(inventory, "/stock/" + sku, "{\"available\": " + available + "}"));
+        stock.forEach((sku, available) -> put(inventory, "/stock/" + sku,
+                "{\"available\": " + available + ", \"price_cents\": " + priceCents(sku) + "}"));
+    }
+
+    /** A sku's price: 1.00 to 99.99, varied so that an amount that adds the wrong units does not come out right. */
+    public static long priceCents(long sku) {
+        return 100 + Math.floorMod(sku * 37, 9_900);
     }
 
     public void coupons(List<String> codes) {
