@@ -1,0 +1,59 @@
+package com.example.paymentsimulator.security;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
+import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
+import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
+import org.springframework.security.web.server.authentication.ServerAuthenticationEntryPointFailureHandler;
+import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
+
+import com.example.paymentsimulator.SimulatorProperties;
+
+/**
+ * The provider's API ({@link #PROVIDER_API}) wants {@code Authorization: Bearer <simulator.api-key>}; everything else
+ * (the test-control endpoints {@code /faults} and {@code /ledger}, the probes, the API description) is open.
+ * Stateless: no session, no cookies, no CSRF tokens, no login page.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableWebFluxSecurity
+public class ApiKeySecurity {
+
+    /** The provider's API proper: behind the key, and where the faults apply. */
+    public static final ServerWebExchangeMatcher PROVIDER_API = ServerWebExchangeMatchers.pathMatchers("/charges",
+            "/charges/**");
+
+    /** A bean, so that Spring Boot sets up no user with a generated password beside it. */
+    @Bean
+    ApiKeyAuthenticationManager apiKeyAuthenticationManager(SimulatorProperties properties) {
+        return new ApiKeyAuthenticationManager(properties.apiKey());
+    }
+
+    @Bean
+    SecurityWebFilterChain simulatorSecurity(ServerHttpSecurity http, ApiKeyAuthenticationManager keys) {
+        ApiKeyRefusals refusals = new ApiKeyRefusals();
+        AuthenticationWebFilter apiKey = new AuthenticationWebFilter(keys);
+        apiKey.setRequiresAuthenticationMatcher(PROVIDER_API);
+        apiKey.setServerAuthenticationConverter(ApiKeyAuthenticationManager::bearer);
+        apiKey.setAuthenticationFailureHandler(new ServerAuthenticationEntryPointFailureHandler(refusals));
+        apiKey.setSecurityContextRepository(NoOpServerSecurityContextRepository.getInstance());
+        return http
+                .csrf(ServerHttpSecurity.CsrfSpec::disable)
+                .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
+                .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
+                .logout(ServerHttpSecurity.LogoutSpec::disable)
+                .anonymous(ServerHttpSecurity.AnonymousSpec::disable)
+                .requestCache(cache -> cache.requestCache(NoOpServerRequestCache.getInstance()))
+                .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+                .addFilterAt(apiKey, SecurityWebFiltersOrder.AUTHENTICATION)
+                .authorizeExchange(exchanges -> exchanges.matchers(PROVIDER_API).authenticated()
+                        .anyExchange().permitAll())
+                .exceptionHandling(handling -> handling.authenticationEntryPoint(refusals))
+                .build();
+    }
+}
