@@ -104,7 +104,7 @@ class OrderDeadlines {
     /** E.g. "deadline: no answer from coupon and risk within 10m". */
     static String reason(State state, Duration deadline) {
         List<String> silent = Arrays.stream(Step.values())
-                .filter(step -> state.step(step) == StepStatus.PENDING)
+                .filter(state::waitingFor)
                 .map(step -> step.name().toLowerCase(Locale.ROOT))
                 .toList();
         if (silent.isEmpty()) {

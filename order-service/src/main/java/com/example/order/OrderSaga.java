@@ -9,6 +9,7 @@ import org.springframework.stereotype.Service;
 
 import com.example.events.DomainEvent;
 import com.example.events.OrderCancelled;
+import com.example.events.PaymentRequested;
 import com.example.messaging.inbox.PoisonMessageException;
 import com.example.order.OrderStateMachine.State;
 import com.example.order.OrderStateMachine.Transition;
@@ -22,8 +23,8 @@ import reactor.core.publisher.Mono;
 /**
  * Applies the downstream services' replies to their order with the {@link OrderStateMachine}. It runs
  * inside the inbox transaction of the reply: the order row is locked, the new state, the history row
- * and an OrderCancelled (when the order was just rejected) commit together with the reply's
- * processed_events row.
+ * and the order's own events (an OrderCancelled when it was just rejected, a PaymentRequested when the first three
+ * steps have just said yes) commit together with the reply's processed_events row.
  */
 @Service
 public class OrderSaga {
@@ -40,7 +41,7 @@ public class OrderSaga {
         this.finalOrders = finalOrders;
     }
 
-    /** The events to emit in answer to the reply: an OrderCancelled, or nothing. */
+    /** The events to emit in answer to the reply: an OrderCancelled, a PaymentRequested, or nothing. */
     public Flux<DomainEvent> apply(DomainEvent reply) {
         StepReply stepReply = StepReply.of(reply);
         return orders.lockById(reply.orderId())
@@ -50,7 +51,8 @@ public class OrderSaga {
     }
 
     private Flux<DomainEvent> apply(Order order, DomainEvent reply, StepReply stepReply) {
-        State before = State.of(order);
+        Pricing pricing = Pricing.of(reply);
+        State before = State.of(order, pricing);
         Transition transition = OrderStateMachine.apply(before, stepReply);
         if (!transition.applied()) {
             log.warn("Order {}: {} {} ignored: {}", order.id(), reply.eventType(), reply.eventId(),
@@ -67,13 +69,17 @@ public class OrderSaga {
         } else {
             log.debug("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
         }
-        Mono<Void> write = orders.moveTo(order.id(), after, Pricing.of(reply), reply.eventId(), reply.eventType())
+        Mono<Void> write = orders.moveTo(order.id(), after, pricing, reply.eventId(), reply.eventType())
                 .doOnSuccess(done -> countIfFinal(order, before, after));
-        if (!transition.cancel()) {
-            return write.thenMany(Flux.empty());
+        if (transition.cancel()) {
+            return write.thenMany(Flux.just(new OrderCancelled(UUID.randomUUID(), order.id(),
+                    after.rejectionReason(), Instant.now())));
         }
-        return write.thenMany(Flux.just(new OrderCancelled(UUID.randomUUID(), order.id(), after.rejectionReason(),
-                Instant.now())));
+        if (transition.requestPayment()) {
+            return write.thenMany(Flux.just(new PaymentRequested(UUID.randomUUID(), order.id(), order.userId(),
+                    after.amountCents(), Instant.now())));
+        }
+        return write.thenMany(Flux.empty());
     }
 
     private void countIfFinal(Order order, State before, State after) {

@@ -1,16 +1,21 @@
 package com.example.order;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
+import java.util.function.LongPredicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
+import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.messaging.outbox.OutboundEvent;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.order.OrderStateMachine.State;
+import com.example.order.OrderStateMachine.Transition;
 import com.example.order.persistence.OrderRepository;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
@@ -103,6 +108,41 @@ public class OrderService {
             log.info("Refused reuse of the idempotency key of order {} by user {} for a different request",
                     placement.order().id(), placement.order().userId());
         }
+    }
+
+    /**
+     * Cancels a CREATED or CONFIRMED order that {@code visible} lets the caller see (its owner, or an operator), in
+     * one transaction with its OrderCancelled and history row; the row lock orders it with the replies and the
+     * deadline. Empty when there is no such order for the caller.
+     */
+    public Mono<Cancellation> cancel(long orderId, LongPredicate visible, String by) {
+        Mono<Cancellation> cancel = orders.lockById(orderId)
+                .filter(order -> visible.test(order.userId()))
+                .flatMap(order -> cancel(order, by));
+        return transaction.transactional(cancel)
+                .flatMap(done -> orders.findById(orderId).map(now -> rebuild(done, now)));
+    }
+
+    private Mono<Cancellation> cancel(Order order, String by) {
+        State before = State.of(order);
+        Transition cancelled = OrderStateMachine.cancel(before);
+        if (!cancelled.applied()) {
+            return Mono.just(order.status() == OrderStatus.CANCELLED ? new Cancellation.AlreadyCancelled(order)
+                    : new Cancellation.Final(order));
+        }
+        OrderCancelled event = new OrderCancelled(UUID.randomUUID(), order.id(), "cancelled by " + by, Instant.now());
+        log.info("Order {} cancelled by {} (was {})", order.id(), by, order.status());
+        return orders.moveTo(order.id(), cancelled.next(), Pricing.NONE, event.eventId(), "Cancellation")
+                .then(outbox.append(event))
+                .thenReturn(new Cancellation.Cancelled(order));
+    }
+
+    private static Cancellation rebuild(Cancellation done, Order now) {
+        if (done instanceof Cancellation.Cancelled) {
+            return new Cancellation.Cancelled(now);
+        }
+        return done instanceof Cancellation.AlreadyCancelled ? new Cancellation.AlreadyCancelled(now)
+                : new Cancellation.Final(now);
     }
 
     public Mono<Order> find(long orderId) {

@@ -26,4 +26,19 @@ public record Pricing(Long subtotalCents, Integer discountPercent) {
         }
         return NONE;
     }
+
+    /** What this reply says, over what was known before it. */
+    Pricing over(Pricing known) {
+        return new Pricing(subtotalCents != null ? subtotalCents : known.subtotalCents,
+                discountPercent != null ? discountPercent : known.discountPercent);
+    }
+
+    /**
+     * The amount to charge: the subtotal less the discount, rounded down; null while either is unknown. The same
+     * formula as the orders table's generated column {@code amount_cents}, which is what the order body shows.
+     */
+    public Long amountCents() {
+        return subtotalCents == null || discountPercent == null ? null
+                : subtotalCents * (100 - discountPercent) / 100;
+    }
 }

@@ -1,6 +1,6 @@
 package com.example.order;
 
-/** The downstream steps every order goes through. */
+/** The downstream steps every order goes through; payment only once the first three have said yes. */
 public enum Step {
-    INVENTORY, COUPON, RISK
+    INVENTORY, COUPON, RISK, PAYMENT
 }

@@ -8,6 +8,9 @@ import com.example.events.DomainEvent;
 import com.example.events.InventoryEvent;
 import com.example.events.InventoryRejected;
 import com.example.events.InventoryReserved;
+import com.example.events.PaymentEvent;
+import com.example.events.PaymentFailed;
+import com.example.events.PaymentSucceeded;
 import com.example.events.RiskApproved;
 import com.example.events.RiskEvent;
 import com.example.events.RiskRejected;
@@ -17,13 +20,13 @@ public record StepReply(Step step, Outcome outcome, String reason) {
 
     /** What the service did. */
     public enum Outcome {
-        /** The step's effect is in place (stock reserved, coupon redeemed, risk approved). */
+        /** The step's effect is in place (stock reserved, coupon redeemed, risk approved, payment charged). */
         SUCCEEDED,
         /** Nothing to do for this order (no coupon). */
         NOT_NEEDED,
         /** The service refused; nothing is held. */
         REJECTED,
-        /** The effect was undone after the order was cancelled. */
+        /** The effect was undone after the order was cancelled (for the payment: refunded). */
         RELEASED
     }
 
@@ -36,6 +39,9 @@ public record StepReply(Step step, Outcome outcome, String reason) {
         }
         if (event instanceof RiskEvent) {
             return risk(event);
+        }
+        if (event instanceof PaymentEvent) {
+            return payment(event);
         }
         throw new IllegalArgumentException(event.eventType() + " is not a reply to an order");
     }
@@ -68,5 +74,15 @@ public record StepReply(Step step, Outcome outcome, String reason) {
             return new StepReply(Step.RISK, Outcome.SUCCEEDED, null);
         }
         return new StepReply(Step.RISK, Outcome.REJECTED, "risk: " + String.join("; ", ((RiskRejected) event).reasons()));
+    }
+
+    private static StepReply payment(DomainEvent event) {
+        if (event instanceof PaymentSucceeded) {
+            return new StepReply(Step.PAYMENT, Outcome.SUCCEEDED, null);
+        }
+        if (event instanceof PaymentFailed failed) {
+            return new StepReply(Step.PAYMENT, Outcome.REJECTED, "payment: " + failed.reason());
+        }
+        return new StepReply(Step.PAYMENT, Outcome.RELEASED, null);
     }
 }

@@ -124,14 +124,14 @@ class OrderDeadlineIntegrationTests {
         assertThat(rejected.get("rejection_reason").asString())
                 .isEqualTo("deadline: no answer from inventory, coupon and risk within 2s");
         assertThat(rejected.get("steps").toString())
-                .isEqualTo("{\"inventory\":\"TIMED_OUT\",\"coupon\":\"TIMED_OUT\",\"risk\":\"TIMED_OUT\"}");
+                .isEqualTo("{\"inventory\":\"TIMED_OUT\",\"coupon\":\"TIMED_OUT\",\"risk\":\"TIMED_OUT\",\"payment\":\"PENDING\"}");
 
         publish(new RiskApproved(UUID.randomUUID(), orderId, NOW),
                 new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 0L, NOW),
                 new CouponNotNeeded(UUID.randomUUID(), orderId, NOW));
 
         await().untilAsserted(() -> assertThat(order(orderId).get("steps").toString())
-                .isEqualTo("{\"inventory\":\"OK\",\"coupon\":\"NOT_NEEDED\",\"risk\":\"OK\"}"));
+                .isEqualTo("{\"inventory\":\"OK\",\"coupon\":\"NOT_NEEDED\",\"risk\":\"OK\",\"payment\":\"PENDING\"}"));
         JsonNode late = order(orderId);
         assertThat(late.get("status").asString()).isEqualTo("REJECTED");
         assertThat(late.get("rejection_reason").asString()).isEqualTo(rejected.get("rejection_reason").asString());

@@ -124,7 +124,7 @@ class OrderDeadlineRaceIntegrationTests {
             long orderId = order.get("order_id").asLong();
             String steps = order.get("steps").toString();
             if (order.get("status").asString().equals("CONFIRMED")) {
-                assertThat(steps).isEqualTo("{\"inventory\":\"OK\",\"coupon\":\"NOT_NEEDED\",\"risk\":\"OK\"}");
+                assertThat(steps).isEqualTo("{\"inventory\":\"OK\",\"coupon\":\"NOT_NEEDED\",\"risk\":\"OK\",\"payment\":\"NOT_NEEDED\"}");
                 assertThat(order.get("rejection_reason").isNull()).isTrue();
                 assertThat(cancellations).as("order %d: confirmed, never cancelled", orderId).doesNotContainKey(orderId);
                 assertThat(deadlineRows).doesNotContainKey(orderId);
@@ -132,7 +132,7 @@ class OrderDeadlineRaceIntegrationTests {
                 assertThat(order.get("status").asString()).isEqualTo("REJECTED");
                 assertThat(order.get("rejection_reason").asString()).startsWith("deadline: no answer from");
                 // Every reply came, in time or late; the late reservation waits for the cancellation to release it.
-                assertThat(steps).isEqualTo("{\"inventory\":\"OK\",\"coupon\":\"NOT_NEEDED\",\"risk\":\"OK\"}");
+                assertThat(steps).isEqualTo("{\"inventory\":\"OK\",\"coupon\":\"NOT_NEEDED\",\"risk\":\"OK\",\"payment\":\"PENDING\"}");
                 assertThat(cancellations.get(orderId)).as("order %d: cancelled once", orderId).isOne();
                 assertThat(deadlineRows.get(orderId)).isOne();
             }

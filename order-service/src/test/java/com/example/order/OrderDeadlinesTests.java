@@ -36,7 +36,7 @@ class OrderDeadlinesTests {
     }
 
     private static State state(StepStatus inventory, StepStatus coupon, StepStatus risk) {
-        return new State(OrderStatus.CREATED, Map.of(Step.INVENTORY, inventory, Step.COUPON, coupon, Step.RISK, risk),
-                null);
+        return new State(OrderStatus.CREATED, Map.of(Step.INVENTORY, inventory, Step.COUPON, coupon, Step.RISK, risk,
+                Step.PAYMENT, StepStatus.NOT_NEEDED), null, null);
     }
 }

@@ -23,6 +23,9 @@ class OrderStateMachineTests {
     private static final StepReply COUPON_RELEASED = new StepReply(Step.COUPON, Outcome.RELEASED, null);
     private static final StepReply APPROVED = new StepReply(Step.RISK, Outcome.SUCCEEDED, null);
     private static final StepReply RISKY = new StepReply(Step.RISK, Outcome.REJECTED, "risk: user 7 is blocked");
+    private static final StepReply CHARGED = new StepReply(Step.PAYMENT, Outcome.SUCCEEDED, null);
+    private static final StepReply DECLINED = new StepReply(Step.PAYMENT, Outcome.REJECTED, "payment: declined");
+    private static final StepReply REFUNDED = new StepReply(Step.PAYMENT, Outcome.RELEASED, null);
 
     @Test
     void confirmsWhenEveryStepSucceeded() {
@@ -105,6 +108,87 @@ class OrderStateMachineTests {
         });
     }
 
+    @Test
+    void anOrderThatCostsSomethingAsksForItsPaymentOnceAndOnlyThePaymentConfirmsIt() {
+        State priced = priced(5397L);
+        State approved = replay(priced, RESERVED, NO_COUPON);
+
+        Transition lastYes = OrderStateMachine.apply(approved, APPROVED);
+        assertThat(lastYes.requestPayment()).isTrue();
+        assertThat(lastYes.cancel()).isFalse();
+        assertThat(lastYes.next().status()).isEqualTo(OrderStatus.CREATED);
+        assertThat(lastYes.next().step(Step.PAYMENT)).isEqualTo(StepStatus.PENDING);
+        assertThat(OrderStateMachine.apply(lastYes.next(), APPROVED).requestPayment()).as("a duplicate").isFalse();
+
+        State paid = OrderStateMachine.apply(lastYes.next(), CHARGED).next();
+        assertThat(paid.status()).isEqualTo(OrderStatus.CONFIRMED);
+        assertThat(paid.step(Step.PAYMENT)).isEqualTo(StepStatus.OK);
+        assertThat(permutations(List.of(RESERVED, NO_COUPON, APPROVED))).allSatisfy(answers -> assertThat(
+                answers.stream().filter(answer -> apply(priced, answers, answer).requestPayment()).count())
+                .as("one PaymentRequested whatever the order of the answers").isEqualTo(1));
+    }
+
+    @Test
+    void anOrderOfAmountZeroOrOfUnknownPriceNeedsNoPayment() {
+        State free = replay(priced(0L), RESERVED, NO_COUPON, APPROVED);
+        assertThat(free.status()).isEqualTo(OrderStatus.CONFIRMED);
+        assertThat(free.step(Step.PAYMENT)).isEqualTo(StepStatus.NOT_NEEDED);
+        assertThat(replay(RESERVED, NO_COUPON, APPROVED).step(Step.PAYMENT)).isEqualTo(StepStatus.NOT_NEEDED);
+    }
+
+    @Test
+    void aFailedPaymentRejectsAndCancelsTheOrder() {
+        Transition failed = OrderStateMachine.apply(replay(priced(100L), RESERVED, REDEEMED, APPROVED), DECLINED);
+
+        assertThat(failed.cancel()).isTrue();
+        assertThat(failed.next().status()).isEqualTo(OrderStatus.REJECTED);
+        assertThat(failed.next().rejectionReason()).isEqualTo("payment: declined");
+        assertThat(replay(failed.next(), STOCK_RELEASED, COUPON_RELEASED).steps()).containsEntry(Step.INVENTORY,
+                StepStatus.COMPENSATED).containsEntry(Step.COUPON, StepStatus.COMPENSATED);
+    }
+
+    @Test
+    void aCreatedOrConfirmedOrderIsCancelledOnceAndARefundedPaymentSaysSo() {
+        State confirmed = replay(priced(100L), RESERVED, NO_COUPON, APPROVED, CHARGED);
+        Transition cancelled = OrderStateMachine.cancel(confirmed);
+
+        assertThat(cancelled.cancel()).isTrue();
+        assertThat(cancelled.next().status()).isEqualTo(OrderStatus.CANCELLED);
+        assertThat(cancelled.next().rejectionReason()).isNull();
+        assertThat(OrderStateMachine.cancel(cancelled.next()).applied()).as("cancelled once").isFalse();
+        State undone = replay(cancelled.next(), REFUNDED, STOCK_RELEASED);
+        assertThat(undone.step(Step.PAYMENT)).isEqualTo(StepStatus.REFUNDED);
+        assertThat(undone.step(Step.INVENTORY)).isEqualTo(StepStatus.COMPENSATED);
+        assertThat(undone.status()).isEqualTo(OrderStatus.CANCELLED);
+
+        assertThat(OrderStateMachine.cancel(replay(priced(100L), RESERVED)).next().status())
+                .isEqualTo(OrderStatus.CANCELLED);
+        assertThat(OrderStateMachine.cancel(replay(OUT_OF_STOCK)).applied()).as("a rejected order").isFalse();
+    }
+
+    @Test
+    void aPaymentThatSucceedsAfterTheCancellationIsHeldUntilItIsRefunded() {
+        State cancelled = OrderStateMachine.cancel(replay(priced(100L), RESERVED, NO_COUPON, APPROVED)).next();
+
+        Transition late = OrderStateMachine.apply(cancelled, CHARGED);
+        assertThat(late.requestPayment()).isFalse();
+        assertThat(late.next().status()).isEqualTo(OrderStatus.CANCELLED);
+        assertThat(late.next().step(Step.PAYMENT)).isEqualTo(StepStatus.OK);
+        assertThat(OrderStateMachine.apply(late.next(), REFUNDED).next().step(Step.PAYMENT))
+                .isEqualTo(StepStatus.REFUNDED);
+    }
+
+    @Test
+    void aChargeAfterTheDeadlineIsHeldUntilRefunded() {
+        State expired = OrderStateMachine.expire(replay(priced(100L), RESERVED, NO_COUPON, APPROVED), DEADLINE).next();
+        assertThat(expired.step(Step.PAYMENT)).isEqualTo(StepStatus.TIMED_OUT);
+
+        State charged = OrderStateMachine.apply(expired, CHARGED).next();
+        assertThat(charged.status()).isEqualTo(OrderStatus.REJECTED);
+        assertThat(charged.step(Step.PAYMENT)).isEqualTo(StepStatus.OK);
+        assertThat(OrderStateMachine.apply(charged, REFUNDED).next().step(Step.PAYMENT)).isEqualTo(StepStatus.REFUNDED);
+    }
+
     private static final String DEADLINE = "deadline: no answer within 10m";
 
     @Test
@@ -177,15 +261,30 @@ class OrderStateMachineTests {
     }
 
     private static State replay(StepReply... replies) {
-        Map<Step, StepStatus> steps = new EnumMap<>(Step.class);
-        for (Step step : Step.values()) {
-            steps.put(step, StepStatus.PENDING);
-        }
-        State state = new State(OrderStatus.CREATED, steps, null);
+        return replay(priced(null), replies);
+    }
+
+    private static State replay(State from, StepReply... replies) {
+        State state = from;
         for (StepReply reply : replies) {
             state = OrderStateMachine.apply(state, reply).next();
         }
         return state;
+    }
+
+    /** The transition {@code answer} makes after the answers before it in {@code answers}. */
+    private static Transition apply(State from, List<StepReply> answers, StepReply answer) {
+        return OrderStateMachine.apply(replay(from, answers.subList(0, answers.indexOf(answer))
+                .toArray(StepReply[]::new)), answer);
+    }
+
+    /** A new order whose price is known to be {@code amountCents} (null: replies without prices). */
+    private static State priced(Long amountCents) {
+        Map<Step, StepStatus> steps = new EnumMap<>(Step.class);
+        for (Step step : Step.values()) {
+            steps.put(step, StepStatus.PENDING);
+        }
+        return new State(OrderStatus.CREATED, steps, null, amountCents);
     }
 
     private static <T> List<List<T>> permutations(List<T> items) {

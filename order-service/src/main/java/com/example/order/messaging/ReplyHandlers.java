@@ -5,14 +5,15 @@ import org.springframework.context.annotation.Configuration;
 
 import com.example.events.CouponEvent;
 import com.example.events.InventoryEvent;
+import com.example.events.PaymentEvent;
 import com.example.events.RiskEvent;
 import com.example.messaging.inbox.EventHandler;
 import com.example.order.OrderSaga;
 
 /**
- * Every reply of inventory, coupon and risk goes to the order's saga. One handler per producer's family: the
- * inbox subscribes order-service to {@code inventory.events}, {@code coupon.events} and {@code risk.events}
- * (one queue each, {@code <exchange>.order-service}).
+ * Every reply of inventory, coupon, risk and payment goes to the order's saga. One handler per producer's family:
+ * the inbox subscribes order-service to {@code inventory.events}, {@code coupon.events}, {@code risk.events} and
+ * {@code payment.events} (one queue each, {@code <exchange>.order-service}).
  */
 @Configuration(proxyBeanMethods = false)
 class ReplyHandlers {
@@ -30,5 +31,10 @@ class ReplyHandlers {
     @Bean
     EventHandler<RiskEvent> riskReplies(OrderSaga saga) {
         return EventHandler.of(RiskEvent.class, saga::apply);
+    }
+
+    @Bean
+    EventHandler<PaymentEvent> paymentReplies(OrderSaga saga) {
+        return EventHandler.of(PaymentEvent.class, saga::apply);
     }
 }

@@ -29,7 +29,8 @@ public class OrderRepository {
 
     private static final String SELECT_ORDER = """
             select o.id, o.user_id, o.status, o.coupon_code, o.created_at, o.updated_at, o.inventory_step,
-                   o.coupon_step, o.risk_step, o.rejection_reason, o.request_fingerprint, o.amount_cents,
+                   o.coupon_step, o.risk_step, o.payment_step, o.rejection_reason, o.request_fingerprint,
+                   o.subtotal_cents, o.discount_percent, o.amount_cents,
                    array(select l.sku_id from order_lines l where l.order_id = o.id order by l.line_no) as sku_ids
             from orders o
             """;
@@ -58,15 +59,17 @@ public class OrderRepository {
                     values (:userId, :key, :fingerprint, :couponCode)
                     on conflict (user_id, idempotency_key) do nothing
                     returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
-                              risk_step, rejection_reason, amount_cents),
+                              risk_step, payment_step, rejection_reason, subtotal_cents, discount_percent,
+                              amount_cents),
                 lines as (
                     insert into order_lines (order_id, line_no, sku_id)
                     select placed.id, line.no, line.sku_id
                       from placed, unnest(:skuIds::bigint[]) with ordinality as line(sku_id, no)),
                 history as (
                     insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
-                                               coupon_step, risk_step)
-                    select id, :eventId, :eventType, true, status, inventory_step, coupon_step, risk_step from placed)
+                                               coupon_step, risk_step, payment_step)
+                    select id, :eventId, :eventType, true, status, inventory_step, coupon_step, risk_step,
+                           payment_step from placed)
                 select * from placed""")
                 .bind("userId", command.userId())
                 .bind("key", command.idempotencyKey())
@@ -100,21 +103,23 @@ public class OrderRepository {
         DatabaseClient.GenericExecuteSpec move = db.sql("""
                 with moved as (
                     update orders set status = :status, inventory_step = :inventory, coupon_step = :coupon,
-                           risk_step = :risk, rejection_reason = :reason,
+                           risk_step = :risk, payment_step = :payment, rejection_reason = :reason,
                            subtotal_cents = coalesce(:subtotal, subtotal_cents),
                            discount_percent = coalesce(:discount, discount_percent), updated_at = now()
                      where id = :id
                  returning id)
                 insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
-                                           coupon_step, risk_step)
-                select id, :eventId, :eventType, true, null, :status, :inventory, :coupon, :risk from moved""")
+                                           coupon_step, risk_step, payment_step)
+                select id, :eventId, :eventType, true, null, :status, :inventory, :coupon, :risk, :payment
+                  from moved""")
                 .bind("id", orderId)
                 .bind("eventId", eventId)
                 .bind("eventType", eventType)
                 .bind("status", state.status().name())
                 .bind("inventory", state.step(Step.INVENTORY).name())
                 .bind("coupon", state.step(Step.COUPON).name())
-                .bind("risk", state.step(Step.RISK).name());
+                .bind("risk", state.step(Step.RISK).name())
+                .bind("payment", state.step(Step.PAYMENT).name());
         move = state.rejectionReason() == null ? move.bindNull("reason", String.class)
                 : move.bind("reason", state.rejectionReason());
         move = pricing.subtotalCents() == null ? move.bindNull("subtotal", Long.class)
@@ -129,8 +134,9 @@ public class OrderRepository {
             String ignoredBecause) {
         DatabaseClient.GenericExecuteSpec insert = db.sql("""
                 insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
-                                           coupon_step, risk_step)
-                values (:orderId, :eventId, :eventType, :applied, :note, :status, :inventory, :coupon, :risk)""")
+                                           coupon_step, risk_step, payment_step)
+                values (:orderId, :eventId, :eventType, :applied, :note, :status, :inventory, :coupon, :risk,
+                        :payment)""")
                 .bind("orderId", orderId)
                 .bind("eventId", eventId)
                 .bind("eventType", eventType)
@@ -138,7 +144,8 @@ public class OrderRepository {
                 .bind("status", state.status().name())
                 .bind("inventory", state.step(Step.INVENTORY).name())
                 .bind("coupon", state.step(Step.COUPON).name())
-                .bind("risk", state.step(Step.RISK).name());
+                .bind("risk", state.step(Step.RISK).name())
+                .bind("payment", state.step(Step.PAYMENT).name());
         insert = ignoredBecause == null ? insert.bindNull("note", String.class) : insert.bind("note", ignoredBecause);
         return insert.then();
     }
@@ -197,7 +204,9 @@ public class OrderRepository {
                 row.get("coupon_code", String.class), instant(row, "created_at"), instant(row, "updated_at"),
                 StepStatus.valueOf(row.get("inventory_step", String.class)),
                 StepStatus.valueOf(row.get("coupon_step", String.class)),
-                StepStatus.valueOf(row.get("risk_step", String.class)), row.get("rejection_reason", String.class),
+                StepStatus.valueOf(row.get("risk_step", String.class)),
+                StepStatus.valueOf(row.get("payment_step", String.class)), row.get("rejection_reason", String.class),
+                new Pricing(row.get("subtotal_cents", Long.class), row.get("discount_percent", Integer.class)),
                 row.get("amount_cents", Long.class));
     }
 

@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.example.order.Cancellation;
 import com.example.order.OrderService;
 import com.example.order.OrderStatus;
 import com.example.order.PlaceOrder;
@@ -106,6 +107,36 @@ class OrderController {
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("order " + orderId + " does not exist"))));
     }
 
+    @Operation(operationId = "cancelOrder", summary = "Cancel an order, idempotently",
+            description = "The owner or an operator cancels a CREATED or CONFIRMED order: it becomes CANCELLED, and "
+                    + "what its steps did is undone (stock released, coupon active again, payment refunded). "
+                    + "Asking again answers with the order as it is (Idempotent-Replayed: true). A REJECTED order "
+                    + "was undone by its rejection: 409.")
+    @ApiResponse(responseCode = "200", description = "The order, now CANCELLED", headers = @Header(name = REPLAYED,
+            description = "true when an earlier request cancelled it", schema = @Schema(type = "string",
+                    allowableValues = "true")))
+    @ApiResponse(responseCode = "404", description = "No such order (another user's order is not shown to a customer)")
+    @ApiResponse(responseCode = "409", description = "The order was rejected: nothing to cancel")
+    @PostMapping("/{order_id}/cancellation")
+    Mono<ResponseEntity<OrderResponse>> cancel(@PathVariable("order_id") long orderId) {
+        return Caller.current().flatMap(caller -> orders.cancel(orderId, caller::mayActFor,
+                        caller.admin() ? "an operator" : "its owner"))
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("order " + orderId + " does not exist")))
+                .map(OrderController::respond);
+    }
+
+    private static ResponseEntity<OrderResponse> respond(Cancellation cancellation) {
+        OrderResponse body = OrderResponse.of(cancellation.order());
+        if (cancellation instanceof Cancellation.Cancelled) {
+            return ResponseEntity.ok(body);
+        }
+        if (cancellation instanceof Cancellation.AlreadyCancelled) {
+            return ResponseEntity.ok().header(REPLAYED, "true").body(body);
+        }
+        throw new ApiProblem(OrderProblem.ORDER_FINAL, "order " + body.orderId() + " is " + body.status()
+                + ": its rejection already undid what it could, so there is nothing to cancel");
+    }
+
     @Operation(operationId = "findOrders", summary = "Find the order made for an intent, or the orders waiting in a status",
             description = """
                     Two questions, told apart by their parameters; a request asks exactly one of them, otherwise 400.
@@ -123,12 +154,13 @@ class OrderController {
                                 {"order_id": 123, "user_id": 42, "status": "CONFIRMED", "sku_ids": [1001, 1002, 1002],
                                  "coupon_code": "WELCOME10", "created_at": "2026-11-30T10:15:30.123Z",
                                  "updated_at": "2026-11-30T10:15:30.456Z",
-                                 "steps": {"inventory": "OK", "coupon": "OK", "risk": "OK"}, "rejection_reason": null}"""),
+                                 "steps": {"inventory": "OK", "coupon": "OK", "risk": "OK", "payment": "OK"}, "rejection_reason": null}"""),
                         @ExampleObject(name = "orders CREATED for longer than PT1M", value = """
                                 [{"order_id": 97, "user_id": 7, "status": "CREATED", "sku_ids": [1001],
                                   "coupon_code": null, "created_at": "2026-11-30T10:01:02.000Z",
                                   "updated_at": "2026-11-30T10:01:02.150Z",
-                                  "steps": {"inventory": "OK", "coupon": "NOT_NEEDED", "risk": "PENDING"},
+                                  "steps": {"inventory": "OK", "coupon": "NOT_NEEDED", "risk": "PENDING",
+                                            "payment": "PENDING"},
                                   "rejection_reason": null}]""") }))
     @ApiResponse(responseCode = "400", description = "Neither question, both, or invalid parameters (problem with errors)")
     @ApiResponse(responseCode = "403", description = "Listing by status needs scope admin")

@@ -13,7 +13,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(name = "Order", example = """
         {"order_id": 123, "user_id": 42, "status": "CREATED", "sku_ids": [1001, 1002, 1002],
          "coupon_code": "WELCOME10", "amount_cents": null, "created_at": "2026-11-30T10:15:30.123Z", "updated_at": "2026-11-30T10:15:30.123Z",
-         "steps": {"inventory": "PENDING", "coupon": "PENDING", "risk": "PENDING"}, "rejection_reason": null}""")
+         "steps": {"inventory": "PENDING", "coupon": "PENDING", "risk": "PENDING", "payment": "PENDING"}, "rejection_reason": null}""")
 record OrderResponse(long orderId, long userId, OrderStatus status, List<Long> skuIds,
         @Schema(nullable = true, description = "null when the order has no coupon") String couponCode,
         @Schema(nullable = true, description = "what the order costs: the sum over its units of each sku's price, "
@@ -24,12 +24,13 @@ record OrderResponse(long orderId, long userId, OrderStatus status, List<Long> s
 
     /** Where each step of the order stands. */
     @Schema(name = "OrderSteps")
-    record Steps(StepStatus inventory, StepStatus coupon, StepStatus risk) {
+    record Steps(StepStatus inventory, StepStatus coupon, StepStatus risk, StepStatus payment) {
     }
 
     static OrderResponse of(Order order) {
         return new OrderResponse(order.id(), order.userId(), order.status(), order.skuIds(), order.couponCode(),
                 order.amountCents(), order.createdAt(), order.updatedAt(),
-                new Steps(order.inventoryStep(), order.couponStep(), order.riskStep()), order.rejectionReason());
+                new Steps(order.inventoryStep(), order.couponStep(), order.riskStep(),
+                        order.paymentStep()), order.rejectionReason());
     }
 }

@@ -32,6 +32,10 @@ import com.example.events.InventoryRejected;
 import com.example.events.InventoryReleased;
 import com.example.events.InventoryReserved;
 import com.example.events.OrderCancelled;
+import com.example.events.PaymentFailed;
+import com.example.events.PaymentRefunded;
+import com.example.events.PaymentRequested;
+import com.example.events.PaymentSucceeded;
 import com.example.events.RiskApproved;
 import com.example.events.RiskRejected;
 import com.example.testsupport.FreshInfrastructure;
@@ -69,7 +73,7 @@ class OrderSagaIntegrationTests {
     }
 
     @Test
-    void confirmsOnceEveryStepSucceededWhateverTheOrderAndDuplicates() {
+    void asksForThePaymentOnceEveryStepSucceededWhateverTheOrderAndDuplicatesAndConfirmsOnceItIsCharged() {
         long orderId = placeOrder("WELCOME10");
         // 1999 + 1000 cents less 10%: 2699.1, rounded down.
         List<DomainEvent> replies = List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 2999L,
@@ -79,16 +83,27 @@ class OrderSagaIntegrationTests {
 
         publishShuffledTwice(replies, 7);
 
+        await().untilAsserted(() -> assertThat(payloads(orderId, "PaymentRequested")).hasSize(1));
+        await().untilAsserted(() -> assertThat(duplicates()).isGreaterThanOrEqualTo(3));
+        assertThat(payloads(orderId, "PaymentRequested")).as("asked once").hasSize(1);
+        PaymentRequested requested = EventJson.read(payloads(orderId, "PaymentRequested").get(0),
+                PaymentRequested.class);
+        assertThat(requested.amountCents()).isEqualTo(2699);
+        assertThat(requested.userId()).isEqualTo(5);
+        assertThat(order(orderId).get("status").asString()).as("not paid yet").isEqualTo("CREATED");
+
+        publishShuffledTwice(List.of(new PaymentSucceeded(UUID.randomUUID(), orderId, 2699L, "ch_1", NOW)), 8);
+
         awaitOrder(orderId, "CONFIRMED");
         client.get().uri("/orders/{id}", orderId).exchange().expectBody()
                 .jsonPath("$.steps.inventory").isEqualTo("OK")
                 .jsonPath("$.steps.coupon").isEqualTo("OK")
                 .jsonPath("$.steps.risk").isEqualTo("OK")
+                .jsonPath("$.steps.payment").isEqualTo("OK")
                 .jsonPath("$.amount_cents").isEqualTo(2699)
                 .jsonPath("$.rejection_reason").isEmpty();
-        await().untilAsserted(() -> assertThat(duplicates()).isGreaterThanOrEqualTo(3));
         assertThat(count("select count(*) from order_history where order_id = " + orderId + " and applied"))
-                .as("creation + three replies, each applied once").isEqualTo(4);
+                .as("creation + four replies, each applied once").isEqualTo(5);
         assertThat(count("select count(*) from outbox_events where event_type = 'OrderCancelled' and aggregate_id = '"
                 + orderId + "'")).isZero();
     }
@@ -146,6 +161,76 @@ class OrderSagaIntegrationTests {
                 .isEqualTo(1);
     }
 
+    @Test
+    void anOrderThatCostsNothingIsConfirmedWithoutPayment() {
+        long orderId = placeOrder(null);
+        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 0L, NOW),
+                new CouponNotNeeded(UUID.randomUUID(), orderId, NOW), new RiskApproved(UUID.randomUUID(), orderId, NOW)),
+                4);
+
+        awaitOrder(orderId, "CONFIRMED");
+        assertThat(order(orderId).get("steps").get("payment").asString()).isEqualTo("NOT_NEEDED");
+        assertThat(payloads(orderId, "PaymentRequested")).isEmpty();
+    }
+
+    @Test
+    void aFailedPaymentRejectsTheOrderAndCancelsItOnce() {
+        long orderId = placeOrder(null);
+        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 500L, NOW),
+                new CouponNotNeeded(UUID.randomUUID(), orderId, NOW), new RiskApproved(UUID.randomUUID(), orderId, NOW)),
+                9);
+        await().untilAsserted(() -> assertThat(payloads(orderId, "PaymentRequested")).hasSize(1));
+
+        publishShuffledTwice(List.of(new PaymentFailed(UUID.randomUUID(), orderId, "declined by the provider", NOW)), 2);
+
+        awaitOrder(orderId, "REJECTED");
+        assertThat(order(orderId).get("rejection_reason").asString()).isEqualTo("payment: declined by the provider");
+        assertThat(order(orderId).get("steps").get("payment").asString()).isEqualTo("REJECTED");
+        assertThat(payloads(orderId, "OrderCancelled")).hasSize(1);
+    }
+
+    @Test
+    void aCancelledOrderIsRefundedAndTheCancellationIsIdempotent() {
+        long orderId = placeOrder(null);
+        publishShuffledTwice(List.of(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 500L, NOW),
+                new CouponNotNeeded(UUID.randomUUID(), orderId, NOW), new RiskApproved(UUID.randomUUID(), orderId, NOW),
+                new PaymentSucceeded(UUID.randomUUID(), orderId, 500L, "ch_2", NOW)), 10);
+        awaitOrder(orderId, "CONFIRMED");
+
+        client.post().uri("/orders/{id}/cancellation", orderId).exchange().expectStatus().isOk()
+                .expectHeader().doesNotExist("Idempotent-Replayed")
+                .expectBody().jsonPath("$.status").isEqualTo("CANCELLED").jsonPath("$.steps.payment").isEqualTo("OK");
+        client.post().uri("/orders/{id}/cancellation", orderId).exchange().expectStatus().isOk()
+                .expectHeader().valueEquals("Idempotent-Replayed", "true")
+                .expectBody().jsonPath("$.status").isEqualTo("CANCELLED");
+        assertThat(payloads(orderId, "OrderCancelled")).hasSize(1);
+        assertThat(EventJson.read(payloads(orderId, "OrderCancelled").get(0), OrderCancelled.class).reason())
+                .isEqualTo("cancelled by an operator");
+
+        publishShuffledTwice(List.of(new PaymentRefunded(UUID.randomUUID(), orderId, 500L, "ch_2", "re_2", NOW),
+                new InventoryReleased(UUID.randomUUID(), orderId, NOW)), 12);
+
+        await().untilAsserted(() -> {
+            JsonNode order = order(orderId);
+            assertThat(order.get("steps").get("payment").asString()).isEqualTo("REFUNDED");
+            assertThat(order.get("steps").get("inventory").asString()).isEqualTo("COMPENSATED");
+            assertThat(order.get("status").asString()).isEqualTo("CANCELLED");
+        });
+    }
+
+    @Test
+    void aRejectedOrderCannotBeCancelled() {
+        long orderId = placeOrder(null);
+        publishShuffledTwice(List.of(new InventoryRejected(UUID.randomUUID(), orderId, "sku 2: 0 available", NOW)), 1);
+        awaitOrder(orderId, "REJECTED");
+
+        client.post().uri("/orders/{id}/cancellation", orderId).exchange().expectStatus().isEqualTo(409)
+                .expectBody().jsonPath("$.type").isEqualTo("https://example.com/problems/order-final")
+                .jsonPath("$.retryable").isEqualTo(false);
+        client.post().uri("/orders/{id}/cancellation", 999_999_999L).exchange().expectStatus().isNotFound();
+        assertThat(payloads(orderId, "OrderCancelled")).hasSize(1);
+    }
+
     /** The amount follows from inventory's total and the coupon step's discount; before both answered it is null. */
     @Test
     void theAmountIsKnownOnceInventoryAndTheCouponStepHaveAnswered() {
@@ -183,6 +268,12 @@ class OrderSagaIntegrationTests {
     private JsonNode order(long orderId) {
         return client.get().uri("/orders/{id}", orderId).exchange().expectStatus().isOk().expectBody(JsonNode.class)
                 .returnResult().getResponseBody();
+    }
+
+    private List<String> payloads(long orderId, String eventType) {
+        return db.sql("select payload::text from outbox_events where event_type = :type and aggregate_id = :id")
+                .bind("type", eventType).bind("id", String.valueOf(orderId)).map(row -> row.get(0, String.class))
+                .all().collectList().block();
     }
 
     private double duplicates() {

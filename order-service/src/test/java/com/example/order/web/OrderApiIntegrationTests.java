@@ -81,7 +81,7 @@ class OrderApiIntegrationTests {
         assertThat(body.get("sku_ids").toString()).isEqualTo("[1001,1002,1002]");
         assertThat(body.get("coupon_code").asString()).isEqualTo("WELCOME10");
         assertThat(body.get("steps").toString())
-                .isEqualTo("{\"inventory\":\"PENDING\",\"coupon\":\"PENDING\",\"risk\":\"PENDING\"}");
+                .isEqualTo("{\"inventory\":\"PENDING\",\"coupon\":\"PENDING\",\"risk\":\"PENDING\",\"payment\":\"PENDING\"}");
         assertThat(body.has("rejection_reason")).isTrue();
         assertThat(body.get("rejection_reason").isNull()).isTrue();
         assertThat(body.has("idempotency_key")).isFalse();
@@ -483,6 +483,16 @@ class OrderApiIntegrationTests {
         get("/orders?user_id=" + user + "&idempotency_key=" + key, TestTokens.admin()).expectStatus().isOk();
         // An operator may place an order for any user (support acting on a customer's behalf).
         post(order(other, List.of(1001), UUID.randomUUID(), null), TestTokens.admin()).expectStatus().isCreated();
+
+        // Only the owner (or an operator) cancels: another customer is told the order does not exist.
+        problem(client.post().uri("/orders/{id}/cancellation", orderId)
+                .headers(headers -> headers.setBearerAuth(TestTokens.customer(other))).exchange(), 404, "not-found");
+        client.post().uri("/orders/{id}/cancellation", orderId)
+                .headers(headers -> headers.setBearerAuth(TestTokens.customer(user))).exchange()
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("CANCELLED");
+        assertThat(db.sql("select payload ->> 'reason' from outbox_events where event_type = 'OrderCancelled' "
+                + "and aggregate_id = :id").bind("id", String.valueOf(orderId)).map(row -> row.get(0, String.class))
+                .all().collectList().block()).containsExactly("cancelled by its owner");
     }
 
     @Test
@@ -490,6 +500,7 @@ class OrderApiIntegrationTests {
         new AuthorizationMatrix(port).assertTokenRequired(List.of(
                 AuthorizationMatrix.Endpoint.post("/orders", order(user, List.of(1001), UUID.randomUUID(), null)),
                 AuthorizationMatrix.Endpoint.get("/orders/1"),
+                AuthorizationMatrix.Endpoint.post("/orders/1/cancellation", ""),
                 AuthorizationMatrix.Endpoint.get("/orders?user_id=" + user + "&idempotency_key=" + UUID.randomUUID())));
         assertThat(count("select count(*) from orders where user_id = " + user)).isZero();
     }
@@ -536,6 +547,7 @@ class OrderApiIntegrationTests {
                 .expectBody().json("""
                         [{"queue": "coupon.events.order-service.dlq", "messages": 0},
                          {"queue": "inventory.events.order-service.dlq", "messages": 0},
+                         {"queue": "payment.events.order-service.dlq", "messages": 0},
                          {"queue": "risk.events.order-service.dlq", "messages": 0}]""", true);
         client.post().uri("/admin/dead-letters/{queue}/redrive", "risk.events.order-service.dlq").exchange()
                 .expectStatus().isOk()

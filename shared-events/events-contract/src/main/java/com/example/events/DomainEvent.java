@@ -7,7 +7,7 @@ import java.util.UUID;
  * What every event on the bus has in common. The event id is the outbox row id and the AMQP
  * {@code message_id}; consumers deduplicate on it.
  */
-public sealed interface DomainEvent permits OrderEvent, InventoryEvent, CouponEvent, RiskEvent {
+public sealed interface DomainEvent permits OrderEvent, InventoryEvent, CouponEvent, RiskEvent, PaymentEvent {
 
     /** Current schema version of every event body; bumped when a body changes incompatibly. */
     int SCHEMA_VERSION = 1;

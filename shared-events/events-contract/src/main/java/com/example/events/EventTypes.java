@@ -25,14 +25,16 @@ public final class EventTypes {
             OrderEvent.class, OrderEvent.EXCHANGE,
             InventoryEvent.class, InventoryEvent.EXCHANGE,
             CouponEvent.class, CouponEvent.EXCHANGE,
-            RiskEvent.class, RiskEvent.EXCHANGE);
+            RiskEvent.class, RiskEvent.EXCHANGE,
+            PaymentEvent.class, PaymentEvent.EXCHANGE);
 
     /** The service that publishes each family (on the family's exchange), by name. */
     private static final Map<String, Class<? extends DomainEvent>> PRODUCERS = Map.of(
             "order-service", OrderEvent.class,
             "inventory-service", InventoryEvent.class,
             "coupon-service", CouponEvent.class,
-            "risk-service", RiskEvent.class);
+            "risk-service", RiskEvent.class,
+            "payment-service", PaymentEvent.class);
 
     private EventTypes() {
     }

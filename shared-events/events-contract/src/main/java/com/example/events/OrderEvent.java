@@ -1,7 +1,7 @@
 package com.example.events;
 
 /** Events published by order-service on {@value #EXCHANGE}. */
-public sealed interface OrderEvent extends DomainEvent permits OrderCreated, OrderCancelled {
+public sealed interface OrderEvent extends DomainEvent permits OrderCreated, OrderCancelled, PaymentRequested {
 
     String EXCHANGE = "order.events";
 

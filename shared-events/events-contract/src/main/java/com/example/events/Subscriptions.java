@@ -25,11 +25,13 @@ import java.util.stream.Stream;
 public final class Subscriptions {
 
     private static final Map<String, Set<Class<? extends DomainEvent>>> CONSUMED = Map.of(
-            "order-service", records(InventoryEvent.class, CouponEvent.class, RiskEvent.class),
+            "order-service", records(InventoryEvent.class, CouponEvent.class, RiskEvent.class, PaymentEvent.class),
             "inventory-service", records(OrderCreated.class, OrderCancelled.class),
             "coupon-service", records(OrderCreated.class, OrderCancelled.class),
             // An assessment has nothing to undo: risk-service's queue is not bound to OrderCancelled.
-            "risk-service", records(OrderCreated.class));
+            "risk-service", records(OrderCreated.class),
+            // A payment is asked for, and undone when its order is cancelled; OrderCreated is not its business.
+            "payment-service", records(PaymentRequested.class, OrderCancelled.class));
 
     /**
      * One queue: a group's subscription to one exchange.

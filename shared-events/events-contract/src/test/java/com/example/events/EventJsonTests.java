@@ -42,7 +42,12 @@ class EventJsonTests {
             new CouponReleased(id("7a8b9c0d-1e2f-4a7b-8c8d-9e0f1a2b3ce0"), ORDER, "WELCOME10", AT),
             new RiskApproved(id("8b9c0d1e-2f3a-4b8c-9d9e-0f1a2b3c4df0"), ORDER, AT),
             new RiskRejected(id("9c0d1e2f-3a4b-4c9d-8eaf-1a2b3c4d5e01"), ORDER,
-                    List.of("user 42 is blocked", "order has 120 units, more than the maximum of 100"), AT))
+                    List.of("user 42 is blocked", "order has 120 units, more than the maximum of 100"), AT),
+            new PaymentRequested(id("a1d2e3f4-5a6b-4c7d-8e9f-0a1b2c3d4e11"), ORDER, 42L, 5397L, AT),
+            new PaymentSucceeded(id("b2e3f4a5-6b7c-4d8e-9f0a-1b2c3d4e5f21"), ORDER, 5397L, "ch_3f9a1c2e7b5d4a60", AT),
+            new PaymentFailed(id("c3f4a5b6-7c8d-4e9f-8a1b-2c3d4e5f6a31"), ORDER, "declined by the provider", AT),
+            new PaymentRefunded(id("d4a5b6c7-8d9e-4f0a-9b2c-3d4e5f6a7b41"), ORDER, 5397L, "ch_3f9a1c2e7b5d4a60",
+                    "re_8c1d2e3f4a5b6c70", AT))
             .collect(Collectors.toMap(DomainEvent::eventType, Function.identity()));
 
 
@@ -50,7 +55,8 @@ class EventJsonTests {
     void everyEventTypeOfTheContractIsKnown() {
         assertThat(EventTypes.all()).containsOnlyKeys("OrderCreated", "OrderCancelled", "InventoryReserved",
                 "InventoryRejected", "InventoryReleased", "CouponRedeemed", "CouponRejected", "CouponNotNeeded",
-                "CouponReleased", "RiskApproved", "RiskRejected");
+                "CouponReleased", "RiskApproved", "RiskRejected", "PaymentRequested", "PaymentSucceeded", "PaymentFailed",
+                "PaymentRefunded");
         assertThat(SAMPLES).containsOnlyKeys(EventTypes.all().keySet());
     }
 
@@ -162,7 +168,8 @@ class EventJsonTests {
                 .isEqualTo(SAMPLES.get(type.getSimpleName()).exchange()));
         assertThat(EventTypes.exchangeOf(CouponEvent.class)).isEqualTo("coupon.events");
         assertThat(EventTypes.recordsOf(OrderEvent.class)).containsExactlyInAnyOrder(OrderCreated.class,
-                OrderCancelled.class);
+                OrderCancelled.class, PaymentRequested.class);
+        assertThat(SAMPLES.get("PaymentRefunded").exchange()).isEqualTo("payment.events");
         assertThat(EventTypes.recordsOf(RiskApproved.class)).containsExactly(RiskApproved.class);
         assertThat(EventTypes.recordsOf(DomainEvent.class)).containsExactlyInAnyOrderElementsOf(EventTypes.all().values());
     }

@@ -17,7 +17,7 @@ class SubscriptionsTests {
     @Test
     void eachGroupConsumesWhatTheContractSays() {
         assertThat(Subscriptions.groups()).containsExactly("coupon-service", "inventory-service", "order-service",
-                "risk-service");
+                "payment-service", "risk-service");
         assertThat(Subscriptions.routingKeysOf("inventory-service"))
                 .isEqualTo(Map.of("order.events", Set.of("OrderCancelled", "OrderCreated")));
         assertThat(Subscriptions.routingKeysOf("coupon-service"))
@@ -26,13 +26,16 @@ class SubscriptionsTests {
         assertThat(Subscriptions.routingKeysOf("order-service")).isEqualTo(Map.of(
                 "inventory.events", Set.of("InventoryReserved", "InventoryRejected", "InventoryReleased"),
                 "coupon.events", Set.of("CouponRedeemed", "CouponRejected", "CouponNotNeeded", "CouponReleased"),
-                "risk.events", Set.of("RiskApproved", "RiskRejected")));
+                "risk.events", Set.of("RiskApproved", "RiskRejected"),
+                "payment.events", Set.of("PaymentSucceeded", "PaymentFailed", "PaymentRefunded")));
+        assertThat(Subscriptions.routingKeysOf("payment-service"))
+                .isEqualTo(Map.of("order.events", Set.of("OrderCancelled", "PaymentRequested")));
     }
 
     @Test
     void anUnknownGroupConsumesNothing() {
-        assertThat(Subscriptions.consumedBy("payment-service")).isEmpty();
-        assertThat(Subscriptions.routingKeysOf("payment-service")).isEmpty();
+        assertThat(Subscriptions.consumedBy("shipping-service")).isEmpty();
+        assertThat(Subscriptions.routingKeysOf("shipping-service")).isEmpty();
     }
 
     @Test
@@ -42,7 +45,9 @@ class SubscriptionsTests {
                 tuple("inventory.events.order-service", "inventory.events.order-service.dlq"),
                 tuple("order.events.coupon-service", "order.events.coupon-service.dlq"),
                 tuple("order.events.inventory-service", "order.events.inventory-service.dlq"),
+                tuple("order.events.payment-service", "order.events.payment-service.dlq"),
                 tuple("order.events.risk-service", "order.events.risk-service.dlq"),
+                tuple("payment.events.order-service", "payment.events.order-service.dlq"),
                 tuple("risk.events.order-service", "risk.events.order-service.dlq"));
     }
 
@@ -65,6 +70,6 @@ class SubscriptionsTests {
     @Test
     void theExchangesAreOnePerProducer() {
         assertThat(EventTypes.exchanges()).containsExactly("coupon.events", "inventory.events", "order.events",
-                "risk.events");
+                "payment.events", "risk.events");
     }
 }

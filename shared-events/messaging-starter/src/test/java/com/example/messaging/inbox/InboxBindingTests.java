@@ -15,6 +15,7 @@ import com.example.events.DomainEvent;
 import com.example.events.InventoryEvent;
 import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
+import com.example.events.PaymentEvent;
 import com.example.events.RiskEvent;
 
 import reactor.core.publisher.Flux;
@@ -31,11 +32,11 @@ class InboxBindingTests {
     void handlersThatMatchTheContractGiveTheDestinations() {
         BindingServiceProperties bindings = bindingsOf("order-service");
 
-        new InboxBinding(inbox(handler(InventoryEvent.class), handler(CouponEvent.class), handler(RiskEvent.class)),
-                bindings, ONE_AT_A_TIME);
+        new InboxBinding(inbox(handler(InventoryEvent.class), handler(CouponEvent.class), handler(RiskEvent.class),
+                handler(PaymentEvent.class)), bindings, ONE_AT_A_TIME);
 
         assertThat(bindings.getBindingProperties(InboxBinding.NAME).getDestination())
-                .isEqualTo("coupon.events,inventory.events,risk.events");
+                .isEqualTo("coupon.events,inventory.events,payment.events,risk.events");
         assertThat(bindings.getConsumerProperties(InboxBinding.NAME).isBatchMode()).isFalse();
     }
 

@@ -36,7 +36,7 @@ class BrokerUsersTests {
     @Test
     void everyServiceOfTheContractHasAUserAndAPasswordVariable() {
         assertThat(BrokerUsers.services()).containsExactly("coupon-service", "inventory-service", "order-service",
-                "risk-service");
+                "payment-service", "risk-service");
         assertThat(BrokerUsers.passwordVariable("inventory-service")).isEqualTo("RABBITMQ_PASSWORD_INVENTORY_SERVICE");
     }
 }

@@ -20,11 +20,11 @@ class ContractTopologyTests {
     @Test
     void everyProducerHasADurableTopicExchangeAndEachServiceADirectDeadLetterExchangeOfItsOwn() {
         assertThat(topology.exchanges()).containsExactly("coupon.events", "inventory.events", "order.events",
-                "risk.events");
+                "payment.events", "risk.events");
         assertThat(topology.exchangeType()).isEqualTo("topic");
         assertThat(topology.deadLetterExchanges()).containsExactly(Map.entry("coupon-service.dlx", "direct"),
                 Map.entry("inventory-service.dlx", "direct"), Map.entry("order-service.dlx", "direct"),
-                Map.entry("risk-service.dlx", "direct"));
+                Map.entry("payment-service.dlx", "direct"), Map.entry("risk-service.dlx", "direct"));
     }
 
     @Test
@@ -49,7 +49,10 @@ class ContractTopologyTests {
     void everyRowOfTheTableHasItsQueue() {
         assertThat(topology.queues()).extracting(SubscriberQueue::name).containsExactly(
                 "coupon.events.order-service", "inventory.events.order-service", "order.events.coupon-service",
-                "order.events.inventory-service", "order.events.risk-service", "risk.events.order-service");
+                "order.events.inventory-service", "order.events.payment-service", "order.events.risk-service",
+                "payment.events.order-service", "risk.events.order-service");
+        assertThat(queue("order.events.payment-service").routingKeys())
+                .isEqualTo(Set.of("PaymentRequested", "OrderCancelled"));
         assertThat(queue("order.events.inventory-service").routingKeys())
                 .isEqualTo(Set.of("OrderCreated", "OrderCancelled"));
         assertThat(queue("coupon.events.order-service").routingKeys())

@@ -18,6 +18,7 @@ import com.example.events.CouponEvent;
 import com.example.events.DomainEvent;
 import com.example.events.InventoryEvent;
 import com.example.events.OrderCreated;
+import com.example.events.PaymentEvent;
 import com.example.events.RiskEvent;
 import com.example.messaging.inbox.EventHandler;
 import com.example.testsupport.TestInfrastructure;
@@ -79,6 +80,11 @@ class LateConsumerApplication {
         @Bean
         EventHandler<RiskEvent> risk(Received received) {
             return EventHandler.of(RiskEvent.class, received::record);
+        }
+
+        @Bean
+        EventHandler<PaymentEvent> payment(Received received) {
+            return EventHandler.of(PaymentEvent.class, received::record);
         }
     }
 
