@@ -1,0 +1,113 @@
+package com.example.payment;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import com.example.messaging.support.Backoff;
+
+/**
+ * Settings of payment-service ({@code payment.*}).
+ *
+ * @param provider the external payment provider and how it is called
+ * @param worker   the loop that charges, reconciles and refunds
+ */
+@ConfigurationProperties("payment")
+public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue Worker worker) {
+
+    /**
+     * @param url            the provider's base URL
+     * @param apiKey         the provider's secret API key, sent as a bearer token; required
+     * @param timeout        how long one request waits for its answer once sent; no answer is an unknown outcome
+     * @param connectTimeout how long a connection may take to open
+     * @param retries        quick retries of a request that could not connect or got a 5xx (same Idempotency-Key)
+     * @param retryBackoff   the pause before the first quick retry; it doubles up to {@code retryMaxBackoff}
+     * @param retryMaxBackoff the longest pause between quick retries
+     * @param maxAttempts    attempts at a charge after which a payment the provider has no charge for (404 for its
+     *                       key) is given up as FAILED; while the outcome is unknown it is never given up
+     */
+    public record Provider(@DefaultValue("http://localhost:8090") URI url, String apiKey,
+            @DefaultValue("2s") Duration timeout, @DefaultValue("1s") Duration connectTimeout,
+            @DefaultValue("2") int retries, @DefaultValue("100ms") Duration retryBackoff,
+            @DefaultValue("1s") Duration retryMaxBackoff, @DefaultValue("10") int maxAttempts) {
+
+        public Provider {
+            if (apiKey == null || apiKey.isBlank()) {
+                throw new IllegalArgumentException("payment.provider.api-key is not set: payment-service needs the "
+                        + "payment provider's secret API key (environment variable PAYMENT_PROVIDER_API_KEY)");
+            }
+            if (url == null || url.getScheme() == null || url.getHost() == null) {
+                throw new IllegalArgumentException("payment.provider.url must be an absolute URL, was " + url);
+            }
+            requirePositive(timeout, "payment.provider.timeout");
+            requirePositive(connectTimeout, "payment.provider.connect-timeout");
+            requirePositive(retryBackoff, "payment.provider.retry-backoff");
+            requirePositive(retryMaxBackoff, "payment.provider.retry-max-backoff");
+            if (retries < 0) {
+                throw new IllegalArgumentException("payment.provider.retries must not be negative");
+            }
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("payment.provider.max-attempts must be at least 1");
+            }
+        }
+
+        /**
+         * The longest one try of a request may take: waiting for a pooled connection and opening one (each bounded by
+         * the connect timeout), then waiting for the answer.
+         */
+        public Duration attemptTimeout() {
+            return connectTimeout.multipliedBy(2).plus(timeout);
+        }
+
+        /** The longest one call to the provider can take, its quick retries and their pauses included. */
+        public Duration callBudget() {
+            return attemptTimeout().multipliedBy(retries + 1L).plus(retryMaxBackoff.multipliedBy(retries));
+        }
+
+        @Override
+        public String toString() {
+            // Never the key: this record may end up in a log line or an error message.
+            return "Provider[url=" + url + ", timeout=" + timeout + ", retries=" + retries + "]";
+        }
+    }
+
+    /**
+     * @param pollInterval  how often the worker looks for due payments (besides being woken when one is asked for)
+     * @param batchSize     payments claimed, and worked on concurrently, per round
+     * @param leaseMargin   added to the longest an attempt can take: how long a claimed payment is left to the
+     *                      instance that claimed it before another may take it up
+     * @param backoff       the pause before asking the provider again about a payment whose outcome is unknown
+     * @param statsInterval how often the payment gauges are refreshed from the database
+     * @param drainTimeout  how long stopping waits for the round in flight
+     */
+    public record Worker(@DefaultValue("100ms") Duration pollInterval, @DefaultValue("16") int batchSize,
+            @DefaultValue("1s") Duration leaseMargin, @DefaultValue Backoff backoff,
+            @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout) {
+
+        public Worker {
+            requirePositive(pollInterval, "payment.worker.poll-interval");
+            requirePositive(leaseMargin, "payment.worker.lease-margin");
+            requirePositive(statsInterval, "payment.worker.stats-interval");
+            requirePositive(drainTimeout, "payment.worker.drain-timeout");
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("payment.worker.batch-size must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * How long a claimed payment belongs to the instance that claimed it: an attempt makes at most two calls (a
+     * reconciliation looks the charge up, then may charge again), each within the provider's call budget.
+     */
+    public Duration lease() {
+        return provider.callBudget().multipliedBy(2).plus(worker.leaseMargin());
+    }
+
+    private static void requirePositive(Duration value, String name) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+    }
+}

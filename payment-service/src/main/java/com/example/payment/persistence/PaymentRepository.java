@@ -1,0 +1,212 @@
+package com.example.payment.persistence;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+
+import com.example.payment.Payment;
+import com.example.payment.PaymentStateMachine.Transition;
+import com.example.payment.PaymentStatus;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** SQL for payments. Every status change is a {@link Transition}, guarded by the status it moves from. */
+@Repository
+public class PaymentRepository {
+
+    private static final String COLUMNS = """
+            order_id, user_id, amount_cents, status, charge_key, charge_id, refund_key, refund_id, cancel_requested,
+            failure_reason, attempts, next_attempt_at, created_at, updated_at""";
+
+    /**
+     * Claims up to {@code :limit} payments with work due, in one statement: CREATED ones (moved to PROCESSING on the
+     * way: START_CHARGE), PROCESSING ones whose next attempt is due, SUCCEEDED ones with a refund asked for. Each
+     * claimed payment is leased to this instance until {@code now() + :leaseMillis}; another instance takes it up
+     * only after that. Rows locked by anyone else (an event being applied, another instance's claim) are skipped,
+     * never waited for. The statuses are literals, the same as the partial index {@code payments_due}'s, so that
+     * the planner uses the index for every execution of the prepared statement.
+     */
+    private static final String CLAIM_DUE = """
+            with due as (
+                select order_id, status from payments
+                where (status in ('CREATED', 'PROCESSING') or (status = 'SUCCEEDED' and cancel_requested))
+                  and next_attempt_at <= now()
+                order by next_attempt_at
+                limit :limit
+                for update skip locked)
+            update payments p
+            set status = case when due.status = 'CREATED' then 'PROCESSING' else p.status end,
+                attempts = p.attempts + 1,
+                next_attempt_at = now() + :leaseMillis * interval '1 millisecond',
+                updated_at = case when due.status = 'CREATED' then now() else p.updated_at end
+            from due
+            where p.order_id = due.order_id and p.status = due.status
+            returning p.order_id, p.user_id, p.amount_cents, p.status, p.charge_key, p.charge_id, p.refund_key,
+                p.refund_id, p.cancel_requested, p.failure_reason, p.attempts, p.next_attempt_at, p.created_at,
+                p.updated_at, due.status as claimed_in""";
+
+    private final DatabaseClient db;
+
+    PaymentRepository(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** A payment the worker claimed, with the status it was claimed in (which says what work it has left). */
+    public record Claimed(Payment payment, PaymentStatus claimedIn) {
+    }
+
+    /** Inserts a CREATED payment unless the order has one (in any status); emits whether it inserted. */
+    public Mono<Boolean> insertRequested(long orderId, long userId, long amountCents) {
+        return db.sql("""
+                insert into payments (order_id, user_id, amount_cents, status, charge_key)
+                values (:orderId, :userId, :amountCents, :status, :chargeKey)
+                on conflict do nothing""")
+                .bind("orderId", orderId)
+                .bind("userId", userId)
+                .bind("amountCents", amountCents)
+                .bind("status", PaymentStatus.CREATED.name())
+                .bind("chargeKey", Payment.chargeKey(orderId))
+                .fetch().rowsUpdated()
+                .map(rows -> rows > 0);
+    }
+
+    /**
+     * Inserts a FAILED payment without an amount for an order cancelled before its payment was asked for, unless
+     * the order has a payment; emits whether it inserted. A PaymentRequested that comes later finds it and charges
+     * nothing.
+     */
+    public Mono<Boolean> insertCancelled(long orderId, String reason) {
+        return db.sql("""
+                insert into payments (order_id, status, charge_key, failure_reason)
+                values (:orderId, :status, :chargeKey, :reason)
+                on conflict do nothing""")
+                .bind("orderId", orderId)
+                .bind("status", PaymentStatus.FAILED.name())
+                .bind("chargeKey", Payment.chargeKey(orderId))
+                .bind("reason", reason)
+                .fetch().rowsUpdated()
+                .map(rows -> rows > 0);
+    }
+
+    public Mono<Payment> find(long orderId) {
+        return db.sql("select " + COLUMNS + " from payments where order_id = :orderId")
+                .bind("orderId", orderId)
+                .map(PaymentRepository::payment)
+                .one();
+    }
+
+    /** The payment, locked until the transaction ends: the worker's claim passes it by meanwhile. */
+    public Mono<Payment> findForUpdate(long orderId) {
+        return db.sql("select " + COLUMNS + " from payments where order_id = :orderId for update")
+                .bind("orderId", orderId)
+                .map(PaymentRepository::payment)
+                .one();
+    }
+
+    /**
+     * Moves the payment along one transition, if it is still in the transition's {@code from} status, setting the
+     * given ids and reason (null leaves a column as it is). A moved payment starts its next step afresh: no attempts
+     * yet, due at once. Emits the moved payment, or nothing when someone else moved it first.
+     */
+    public Mono<Payment> move(long orderId, Transition transition, String chargeId, String refundId,
+            String failureReason) {
+        DatabaseClient.GenericExecuteSpec update = db.sql("""
+                update payments
+                set status = :to,
+                    charge_id = coalesce(:chargeId, charge_id),
+                    refund_id = coalesce(:refundId, refund_id),
+                    failure_reason = coalesce(:failureReason, failure_reason),
+                    attempts = 0,
+                    next_attempt_at = now(),
+                    updated_at = now()
+                where order_id = :orderId and status = :from
+                returning\s""" + COLUMNS)
+                .bind("orderId", orderId)
+                .bind("from", transition.from().name())
+                .bind("to", transition.to().name());
+        update = bindNullable(update, "chargeId", chargeId);
+        update = bindNullable(update, "refundId", refundId);
+        update = bindNullable(update, "failureReason", failureReason);
+        return update.map(PaymentRepository::payment).one();
+    }
+
+    /**
+     * Marks a PROCESSING or SUCCEEDED payment for a refund once it has succeeded, with its refund key; emits whether
+     * the payment (still in {@code status}, not marked before) was marked.
+     */
+    public Mono<Boolean> requestRefund(long orderId, PaymentStatus status) {
+        return db.sql("""
+                update payments set cancel_requested = true, refund_key = :refundKey
+                where order_id = :orderId and status = :status and not cancel_requested""")
+                .bind("orderId", orderId)
+                .bind("status", status.name())
+                .bind("refundKey", Payment.refundKey(orderId))
+                .fetch().rowsUpdated()
+                .map(rows -> rows > 0);
+    }
+
+    /** Claims the payments whose work is due (see {@link #CLAIM_DUE}). */
+    public Flux<Claimed> claimDue(int limit, Duration lease) {
+        return db.sql(CLAIM_DUE)
+                .bind("limit", limit)
+                .bind("leaseMillis", lease.toMillis())
+                .map(row -> new Claimed(payment(row), PaymentStatus.valueOf(row.get("claimed_in", String.class))))
+                .all();
+    }
+
+    /** Takes the payment up again after {@code delay}, if it is still in {@code status}. */
+    public Mono<Void> retryLater(long orderId, PaymentStatus status, Duration delay) {
+        return db.sql("""
+                update payments set next_attempt_at = now() + :delayMillis * interval '1 millisecond'
+                where order_id = :orderId and status = :status""")
+                .bind("orderId", orderId)
+                .bind("status", status.name())
+                .bind("delayMillis", delay.toMillis())
+                .then();
+    }
+
+    /** How many payments are in each status (statuses without any are absent). */
+    public Mono<Map<PaymentStatus, Long>> countByStatus() {
+        return db.sql("select status, count(*) as payments from payments group by status")
+                .map(row -> Map.entry(PaymentStatus.valueOf(row.get("status", String.class)),
+                        row.get("payments", Long.class)))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue);
+    }
+
+    /** How long the oldest PROCESSING payment has been PROCESSING; empty when none is. */
+    public Mono<Optional<Duration>> oldestProcessingAge() {
+        return db.sql("""
+                select (extract(epoch from now() - min(updated_at)) * 1000)::bigint as age_millis
+                from payments where status = 'PROCESSING'""")
+                .map(row -> Optional.ofNullable(row.get("age_millis", Long.class)).map(Duration::ofMillis))
+                .one();
+    }
+
+    private static DatabaseClient.GenericExecuteSpec bindNullable(DatabaseClient.GenericExecuteSpec spec, String name,
+            String value) {
+        return value == null ? spec.bindNull(name, String.class) : spec.bind(name, value);
+    }
+
+    private static Payment payment(Readable row) {
+        return new Payment(row.get("order_id", Long.class), row.get("user_id", Long.class),
+                row.get("amount_cents", Long.class), PaymentStatus.valueOf(row.get("status", String.class)),
+                row.get("charge_key", String.class), row.get("charge_id", String.class),
+                row.get("refund_key", String.class), row.get("refund_id", String.class),
+                row.get("cancel_requested", Boolean.class), row.get("failure_reason", String.class),
+                row.get("attempts", Integer.class), instant(row, "next_attempt_at"), instant(row, "created_at"),
+                instant(row, "updated_at"));
+    }
+
+    private static Instant instant(Readable row, String column) {
+        OffsetDateTime value = row.get(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

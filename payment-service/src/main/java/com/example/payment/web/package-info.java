@@ -1,0 +1,4 @@
+/**
+ * HTTP endpoints of payment-service: read an order's payment.
+ */
+package com.example.payment.web;
