@@ -50,7 +50,7 @@ final class CostPhase {
     /** The system's processes: the four services, PostgreSQL and RabbitMQ, each with its descendants. */
     static List<ProcessCpu.Tracked> systemProcesses(ProcessTopology topology) {
         List<ProcessCpu.Tracked> processes = new ArrayList<>();
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             processes.add(new ProcessCpu.Tracked(service.moduleName(), topology.pid(topology.node(service)), true));
         }
         processes.add(new ProcessCpu.Tracked(POSTGRESQL, topology.databasePid(), true));
@@ -124,7 +124,7 @@ final class CostPhase {
     /** Each service's resident set size (VmRSS), by service. */
     static Map<String, Long> residentBytes(ProcessTopology topology) {
         Map<String, Long> resident = new LinkedHashMap<>();
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             resident.put(service.moduleName(), topology.node(service).residentMemoryBytes());
         }
         return resident;
@@ -133,7 +133,7 @@ final class CostPhase {
     /** Outbox rows every service's relay marked sent since {@code since}: messages the broker confirmed. */
     private static long sentSince(ProcessTopology topology, Instant since) throws SQLException {
         long sent = 0;
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             try (Connection connection = Sql.connect(topology.database(), service);
                     PreparedStatement query = connection.prepareStatement(
                             "select count(*) from outbox_events where sent_at >= ?")) {

@@ -34,7 +34,7 @@ final class DatabaseTransactions {
 
     /** Transactions so far, by service database, in {@link Service} order. */
     static Map<String, Long> read(DatabaseNode database) throws SQLException {
-        List<String> names = List.of(Service.values()).stream().map(Service::database).toList();
+        List<String> names = List.of(Service.ours()).stream().map(Service::database).toList();
         Map<String, Long> counts = new LinkedHashMap<>();
         try (Connection connection = Sql.connect(database, MAINTENANCE_DATABASE);
                 PreparedStatement query = connection.prepareStatement(

@@ -33,7 +33,9 @@ import com.example.e2e.workload.Outcome;
  */
 public final class Checker {
 
-    private static final Set<String> FINAL = Set.of("CONFIRMED", "REJECTED");
+    private static final Set<String> FINAL = Set.of("CONFIRMED", "REJECTED", "CANCELLED");
+    /** What payment-service's reference of a charge is: the order it pays. */
+    private static final String REFERENCE_PREFIX = "order-";
 
     private final Catalog catalog;
     private final History history;
@@ -91,6 +93,8 @@ public final class Checker {
                 Verdict.of(Invariant.COUPONS_HELD_ONCE, coupons()),
                 Verdict.of(Invariant.ONE_RISK_ASSESSMENT, assessments()),
                 Verdict.of(Invariant.ORDER_AMOUNTS, amounts()),
+                Verdict.of(Invariant.MONEY_MOVED_ONCE, money()),
+                Verdict.of(Invariant.PAYMENTS_SETTLED, payments()),
                 Verdict.of(Invariant.ORDERS_FINAL_AND_CONSISTENT, consistency()),
                 Verdict.of(Invariant.PLANNED_OUTCOMES, plannedOutcomes()),
                 Verdict.of(Invariant.DLQS_EMPTY, deadLetters()),
@@ -182,12 +186,19 @@ public final class Checker {
             List<OutboxRow> rows = byOrder.getOrDefault(Long.toString(order.id()), List.of());
             long created = rows.stream().filter(row -> row.eventType().equals("OrderCreated")).count();
             long cancelled = rows.stream().filter(row -> row.eventType().equals("OrderCancelled")).count();
+            long paymentRequested = rows.stream().filter(row -> row.eventType().equals("PaymentRequested")).count();
             if (created != 1) {
                 violations.add("order " + order.id() + " has " + created + " OrderCreated outbox rows");
             }
-            long wantCancelled = order.status().equals("REJECTED") ? 1 : 0;
+            long wantCancelled = order.status().equals("CONFIRMED") ? 0 : 1;
             if (FINAL.contains(order.status()) && cancelled != wantCancelled) {
                 violations.add(order.status() + " order " + order.id() + " has " + cancelled + " OrderCancelled outbox rows");
+            }
+            // Asked for at most once; a confirmed order was asked exactly when it had something to pay.
+            boolean paid = order.status().equals("CONFIRMED") && !order.paymentStep().equals("NOT_NEEDED");
+            if (paymentRequested > 1 || (paid && paymentRequested != 1)) {
+                violations.add(order.status() + " order " + order.id() + " (payment " + order.paymentStep() + ") has "
+                        + paymentRequested + " PaymentRequested outbox rows");
             }
             rows.stream().filter(row -> !row.sent())
                     .forEach(row -> violations.add(row.eventType() + " " + row.id() + " of order " + order.id() + " is unsent"));
@@ -205,7 +216,7 @@ public final class Checker {
 
     private List<String> consumers() {
         List<String> violations = new ArrayList<>();
-        for (Service consumer : Service.values()) {
+        for (Service consumer : Service.ours()) {
             Set<String> types = Subscriptions.appliedBy(consumer);
             Map<UUID, String> published = new HashMap<>();
             for (Service publisher : Subscriptions.publishersFor(consumer)) {
@@ -373,11 +384,128 @@ public final class Checker {
         return violations;
     }
 
+    /** The provider's ledger against the orders: what a customer was charged, and what they got back. */
+    private List<String> money() {
+        List<String> violations = new ArrayList<>();
+        SystemState.Money money = state.money();
+        Map<String, List<SystemState.Refund>> refundsByCharge = money.refunds().stream()
+                .collect(Collectors.groupingBy(SystemState.Refund::chargeId));
+        Map<String, SystemState.Charge> chargesById = money.charges().stream()
+                .collect(Collectors.toMap(SystemState.Charge::chargeId, Function.identity(), (a, b) -> a));
+        Map<Long, List<SystemState.Charge>> succeededByOrder = new HashMap<>();
+        for (SystemState.Charge charge : money.charges()) {
+            Long orderId = orderOf(charge);
+            if (orderId == null || !ordersById.containsKey(orderId)) {
+                violations.add("charge " + charge.chargeId() + " (" + charge.reference() + ", " + charge.amountCents()
+                        + " cents, " + charge.status() + ") pays no order");
+                continue;
+            }
+            if (charge.succeeded()) {
+                succeededByOrder.computeIfAbsent(orderId, id -> new ArrayList<>()).add(charge);
+            }
+        }
+        money.refunds().forEach(refund -> {
+            SystemState.Charge charge = chargesById.get(refund.chargeId());
+            if (charge == null || !charge.succeeded()) {
+                violations.add("refund " + refund.refundId() + " of " + refund.chargeId() + " refunds no succeeded charge");
+            } else if (refund.amountCents() != charge.amountCents()) {
+                violations.add("refund " + refund.refundId() + " gave back " + refund.amountCents() + " of charge "
+                        + charge.chargeId() + "'s " + charge.amountCents() + " cents");
+            }
+        });
+        refundsByCharge.forEach((chargeId, refunds) -> {
+            if (refunds.size() > 1) {
+                violations.add("charge " + chargeId + " was refunded " + refunds.size() + " times");
+            }
+        });
+        long confirmedTotal = 0;
+        for (Order order : state.orders()) {
+            List<SystemState.Charge> charges = succeededByOrder.getOrDefault(order.id(), List.of());
+            List<SystemState.Charge> kept = charges.stream().filter(charge -> !refundsByCharge.containsKey(charge.chargeId()))
+                    .toList();
+            if (charges.size() > 1) {
+                violations.add(order.status() + " order " + order.id() + " was charged " + charges.size() + " times: "
+                        + charges.stream().map(SystemState.Charge::chargeId).toList());
+            }
+            Long amount = state.prices().orderAmounts().get(order.id());
+            if (order.status().equals("CONFIRMED")) {
+                long due = amount == null ? 0 : amount;
+                confirmedTotal += due;
+                if (due > 0 && (kept.size() != 1 || kept.get(0).amountCents() != due)) {
+                    violations.add("CONFIRMED order " + order.id() + " costs " + due + " cents but keeps the charges "
+                            + kept.stream().map(charge -> charge.chargeId() + ":" + charge.amountCents()).toList());
+                }
+                if (due == 0 && !charges.isEmpty()) {
+                    violations.add("CONFIRMED order " + order.id() + " costs nothing but was charged " + charges.size()
+                            + " times");
+                }
+            } else if (!kept.isEmpty()) {
+                violations.add(order.status() + " order " + order.id() + " (" + order.rejectionReason() + ") keeps "
+                        + "the unrefunded charge " + kept.get(0).chargeId() + " of " + kept.get(0).amountCents() + " cents");
+            }
+        }
+        long charged = money.charges().stream().filter(SystemState.Charge::succeeded)
+                .mapToLong(SystemState.Charge::amountCents).sum();
+        long refunded = money.refunds().stream().mapToLong(SystemState.Refund::amountCents).sum();
+        if (charged - refunded != confirmedTotal) {
+            violations.add("the provider kept " + (charged - refunded) + " cents (charged " + charged + ", refunded "
+                    + refunded + "), the confirmed orders cost " + confirmedTotal);
+        }
+        return violations;
+    }
+
+    /** Payment-service has nothing left to do, and what it says happened is what the provider says. */
+    private List<String> payments() {
+        List<String> violations = new ArrayList<>();
+        SystemState.Money money = state.money();
+        Map<Long, Long> succeeded = money.charges().stream().filter(SystemState.Charge::succeeded)
+                .map(this::orderOf).filter(id -> id != null)
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        Set<Long> refunded = money.refunds().stream().map(refund -> money.charges().stream()
+                .filter(charge -> charge.chargeId().equals(refund.chargeId())).findFirst().map(this::orderOf)
+                .orElse(null)).filter(id -> id != null).collect(Collectors.toSet());
+        money.payments().forEach((orderId, status) -> {
+            switch (status) {
+                case "CREATED", "PROCESSING" -> violations.add("the payment of order " + orderId + " is left " + status);
+                case "SUCCEEDED" -> {
+                    if (!succeeded.containsKey(orderId) || refunded.contains(orderId)) {
+                        violations.add("the payment of order " + orderId + " SUCCEEDED, but the provider has "
+                                + succeeded.getOrDefault(orderId, 0L) + " succeeded charges for it"
+                                + (refunded.contains(orderId) ? ", refunded" : ""));
+                    }
+                }
+                case "REFUNDED" -> {
+                    if (!refunded.contains(orderId)) {
+                        violations.add("the payment of order " + orderId + " is REFUNDED, but the provider refunded "
+                                + "nothing for it");
+                    }
+                }
+                default -> {
+                    // FAILED: nothing was charged, or what was has been refunded (MONEY_MOVED_ONCE sees the rest).
+                }
+            }
+        });
+        return violations;
+    }
+
+    /** The order a charge pays, from its reference; null for a reference payment-service never writes. */
+    private Long orderOf(SystemState.Charge charge) {
+        if (!charge.reference().startsWith(REFERENCE_PREFIX)) {
+            return null;
+        }
+        try {
+            return Long.parseLong(charge.reference().substring(REFERENCE_PREFIX.length()));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     private List<String> consistency() {
         List<String> violations = new ArrayList<>();
         for (Order order : scenarioOrders) {
             String where = order.status() + " order " + order.id() + " (inventory " + order.inventoryStep() + ", coupon "
-                    + order.couponStep() + ", risk " + order.riskStep() + ")";
+                    + order.couponStep() + ", risk " + order.riskStep() + ", payment " + order.paymentStep() + ")";
+            List<String> steps = List.of(order.inventoryStep(), order.couponStep(), order.riskStep(), order.paymentStep());
             Reservation reservation = state.reservations().get(order.id());
             List<String> decisions = state.assessments().getOrDefault(order.id(), List.of());
             Coupon coupon = order.couponCode() == null ? null : state.coupons().get(order.couponCode());
@@ -385,28 +513,37 @@ public final class Checker {
             String redemption = state.redemptions().getOrDefault(order.id(), "none");
             switch (order.status()) {
                 case "CONFIRMED" -> {
+                    Long amount = state.prices().orderAmounts().get(order.id());
+                    String payment = amount != null && amount > 0 ? "OK" : "NOT_NEEDED";
                     if (!order.inventoryStep().equals("OK") || !order.riskStep().equals("OK")
-                            || !order.couponStep().equals(order.couponCode() == null ? "NOT_NEEDED" : "OK")) {
-                        violations.add(where + ": a confirmed order needs every step OK (coupon NOT_NEEDED without one)");
+                            || !order.couponStep().equals(order.couponCode() == null ? "NOT_NEEDED" : "OK")
+                            || !order.paymentStep().equals(payment)) {
+                        violations.add(where + ": a confirmed order needs every step OK (coupon NOT_NEEDED without one, "
+                                + "payment NOT_NEEDED when it costs nothing)");
                     }
                     if (order.rejectionReason() != null) {
                         violations.add(where + " has a rejection reason: " + order.rejectionReason());
                     }
                 }
                 case "REJECTED" -> {
-                    if (!List.of(order.inventoryStep(), order.couponStep(), order.riskStep()).contains("REJECTED")
-                            && !rejectedAtDeadline(order)) {
+                    if (!steps.contains("REJECTED") && !rejectedAtDeadline(order)) {
                         violations.add(where + ": no step rejected it, nor its deadline");
                     }
-                    if (List.of(order.inventoryStep(), order.couponStep(), order.riskStep()).contains("TIMED_OUT")
-                            && !rejectedAtDeadline(order)) {
+                    if (steps.contains("TIMED_OUT") && !rejectedAtDeadline(order)) {
                         violations.add(where + ": a step timed out, but the order was not rejected at its deadline");
                     }
-                    if (order.inventoryStep().equals("OK") || order.couponStep().equals("OK")) {
+                    if (order.inventoryStep().equals("OK") || order.couponStep().equals("OK")
+                            || order.paymentStep().equals("OK")) {
                         violations.add(where + ": a step of a rejected order was never compensated");
                     }
                     if (order.rejectionReason() == null) {
                         violations.add(where + " has no rejection reason");
+                    }
+                }
+                case "CANCELLED" -> {
+                    if (order.inventoryStep().equals("OK") || order.couponStep().equals("OK")
+                            || order.paymentStep().equals("OK")) {
+                        violations.add(where + ": a step of a cancelled order was never compensated");
                     }
                 }
                 default -> violations.add(where + " is not final");

@@ -74,7 +74,8 @@ class CheckerTests {
     void aDiscountAppliedTwiceIsReported() {
         run.amounts.put(101L, 4863L);
 
-        assertThat(failed()).containsExactly(Invariant.ORDER_AMOUNTS);
+        // The provider charged what the order should cost, not what it says it costs: both are reported.
+        assertThat(failed()).containsExactly(Invariant.ORDER_AMOUNTS, Invariant.MONEY_MOVED_ONCE);
         assertThat(violations(Invariant.ORDER_AMOUNTS)).containsExactly("CONFIRMED order 101 costs 4863, but its units "
                 + "[1001, 1001, 1002] cost 6004 less 10%: 5403");
     }
@@ -82,7 +83,9 @@ class CheckerTests {
     @Test
     void aConfirmedOrderWithoutAnAmountOrWithAUnitMissedIsReported() {
         run.amounts.remove(101L);
-        assertThat(failed()).containsExactly(Invariant.ORDER_AMOUNTS);
+        // Without an amount, a paid order is also inconsistent: only an order that costs nothing skips payment.
+        assertThat(failed()).containsExactly(Invariant.ORDER_AMOUNTS, Invariant.MONEY_MOVED_ONCE,
+                Invariant.ORDERS_FINAL_AND_CONSISTENT);
 
         run.amounts.put(101L, (2_001L + 2_002L) * 90 / 100);
         assertThat(violations(Invariant.ORDER_AMOUNTS)).containsExactly("CONFIRMED order 101 costs 3602, but its units "
@@ -109,7 +112,7 @@ class CheckerTests {
     void aDuplicateOrderIsReported() {
         Order first = run.order(101);
         run.orders.add(new Order(103, first.userId(), first.idempotencyKey(), "CONFIRMED", "OK", "OK", "OK",
-                first.couponCode(), null, first.skuIds()));
+                "OK", first.couponCode(), null, first.skuIds()));
 
         List<Invariant> failed = failed();
 
@@ -122,7 +125,7 @@ class CheckerTests {
     void anOrderForARefusedOrUnknownIntentIsJudgedByItsOutcome() {
         IntentHistory refused = run.intents.get(2);
         run.orders.add(new Order(104, refused.intent().userId(), refused.intent().idempotencyKey(), "REJECTED", "REJECTED",
-                "REJECTED", "OK", refused.intent().couponCode(), "bad", refused.intent().skuIds()));
+                "REJECTED", "OK", "PENDING", refused.intent().couponCode(), "bad", refused.intent().skuIds()));
 
         assertThat(failed()).contains(Invariant.FAILED_INTENT_HAS_NO_ORDER);
     }
@@ -186,7 +189,7 @@ class CheckerTests {
     void anOrderLeftWaitingIsReported() {
         Order confirmed = run.order(101);
         run.orders.set(0, new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "CREATED", "OK", "OK", "PENDING",
-                confirmed.couponCode(), null, confirmed.skuIds()));
+                "PENDING", confirmed.couponCode(), null, confirmed.skuIds()));
 
         assertThat(failed()).contains(Invariant.QUIESCENT, Invariant.ORDERS_FINAL_AND_CONSISTENT, Invariant.PLANNED_OUTCOMES);
     }
@@ -232,7 +235,7 @@ class CheckerTests {
     @Test
     void aRequiredWindowThatWasNotExercisedFailsTheScenario() {
         run.duplicates.put(Service.RISK, 0L);
-        run.requirements.add(Requirement.duplicatesSuppressedIn(Service.values()));
+        run.requirements.add(Requirement.duplicatesSuppressedIn(Service.ours()));
         run.requirements.add(Requirement.crashedAt(Service.RISK, "consumer.after-commit-before-ack"));
 
         assertThat(failed()).containsExactly(Invariant.FAULTS_BIT);
@@ -242,7 +245,7 @@ class CheckerTests {
     @Test
     void requirementsThatTheEvidenceMeetsPass() {
         run.requirements.add(Requirement.fault(FaultKind.SERVICE_KILL));
-        run.requirements.add(Requirement.duplicatesSuppressedIn(Service.values()));
+        run.requirements.add(Requirement.duplicatesSuppressedIn(Service.ours()));
         run.requirements.add(Requirement.replaysAfterRetry());
         run.requirements.add(Requirement.retriedIntents());
 
@@ -253,14 +256,16 @@ class CheckerTests {
     void aPlannedConfirmationThatWasRejectedIsReported() {
         Order confirmed = run.order(101);
         run.orders.set(0, new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "REJECTED", "COMPENSATED",
-                "COMPENSATED", "REJECTED", confirmed.couponCode(), "blocked", confirmed.skuIds()));
+                "COMPENSATED", "REJECTED", "PENDING", confirmed.couponCode(), "blocked", confirmed.skuIds()));
+        neverPaid(101);
         run.reservations.put(101L, new Reservation(101, "RELEASED", confirmed.skuIds()));
         run.stock.put(run.plentySku, new Stock(run.plentySku, 5_000, 0));
         run.stock.put(run.otherSku, new Stock(run.otherSku, 5_000, 0));
         run.coupons.put(run.coupon, new Coupon(run.coupon, List.of()));
         run.redemptions.put(101L, "RELEASED");
         run.assessments.put(101L, List.of("REJECTED"));
-        UUID cancelled = run.published(Service.ORDER, 101, "OrderCancelled", Service.INVENTORY, Service.COUPON);
+        UUID cancelled = run.published(Service.ORDER, 101, "OrderCancelled", Service.INVENTORY, Service.COUPON,
+                Service.PAYMENT);
         run.published(Service.INVENTORY, 101, "InventoryReleased", Service.ORDER);
         run.published(Service.COUPON, 101, "CouponReleased", Service.ORDER);
 
@@ -280,14 +285,16 @@ class CheckerTests {
     private void rejectAtDeadline() {
         Order confirmed = run.order(101);
         run.orders.set(0, new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "REJECTED", "COMPENSATED",
-                "COMPENSATED", "TIMED_OUT", confirmed.couponCode(), "deadline: no answer from risk within 20s",
+                "COMPENSATED", "TIMED_OUT", "PENDING", confirmed.couponCode(), "deadline: no answer from risk within 20s",
                 confirmed.skuIds()));
+        neverPaid(101);
         run.reservations.put(101L, new Reservation(101, "RELEASED", confirmed.skuIds()));
         run.stock.put(run.plentySku, new Stock(run.plentySku, 5_000, 0));
         run.stock.put(run.otherSku, new Stock(run.otherSku, 5_000, 0));
         run.coupons.put(run.coupon, new Coupon(run.coupon, List.of()));
         run.redemptions.put(101L, "RELEASED");
-        run.published(Service.ORDER, 101, "OrderCancelled", Service.INVENTORY, Service.COUPON);
+        run.published(Service.ORDER, 101, "OrderCancelled", Service.INVENTORY, Service.COUPON,
+                Service.PAYMENT);
         run.published(Service.INVENTORY, 101, "InventoryReleased", Service.ORDER);
         run.published(Service.COUPON, 101, "CouponReleased", Service.ORDER);
     }
@@ -307,11 +314,96 @@ class CheckerTests {
         rejectAtDeadline();
         Order rejected = run.order(101);
         run.orders.set(0, new Order(101, rejected.userId(), rejected.idempotencyKey(), "REJECTED", "COMPENSATED",
-                "COMPENSATED", "TIMED_OUT", rejected.couponCode(), "blocked", rejected.skuIds()));
+                "COMPENSATED", "TIMED_OUT", "PENDING", rejected.couponCode(), "blocked", rejected.skuIds()));
 
         assertThat(failed()).contains(Invariant.ORDERS_FINAL_AND_CONSISTENT);
         assertThat(violations(Invariant.ORDERS_FINAL_AND_CONSISTENT)).anySatisfy(violation -> assertThat(violation)
                 .contains("a step timed out, but the order was not rejected at its deadline"));
+    }
+
+    @Test
+    void aDoubleChargeIsReported() {
+        run.charges.add(new SystemState.Charge("ch_101b", "order-101", 5403, "succeeded"));
+
+        assertThat(failed()).containsExactly(Invariant.MONEY_MOVED_ONCE);
+        assertThat(violations(Invariant.MONEY_MOVED_ONCE)).contains(
+                "CONFIRMED order 101 was charged 2 times: [ch_101, ch_101b]",
+                "the provider kept 10806 cents (charged 10806, refunded 0), the confirmed orders cost 5403");
+    }
+
+    @Test
+    void aChargeWithoutAnOrderIsReported() {
+        run.charges.add(new SystemState.Charge("ch_x", "order-999", 100, "succeeded"));
+        run.charges.add(new SystemState.Charge("ch_y", "someone else", 100, "declined"));
+
+        assertThat(failed()).containsExactly(Invariant.MONEY_MOVED_ONCE);
+        assertThat(violations(Invariant.MONEY_MOVED_ONCE)).contains(
+                "charge ch_x (order-999, 100 cents, succeeded) pays no order",
+                "charge ch_y (someone else, 100 cents, declined) pays no order");
+    }
+
+    @Test
+    void aMissingRefundIsReported() {
+        // Order 102 was rejected, yet charged, and never refunded.
+        run.charges.add(new SystemState.Charge("ch_102", "order-102", 2002, "succeeded"));
+
+        assertThat(failed()).contains(Invariant.MONEY_MOVED_ONCE);
+        assertThat(violations(Invariant.MONEY_MOVED_ONCE)).contains(
+                "REJECTED order 102 (out of stock: sku 1099) keeps the unrefunded charge ch_102 of 2002 cents");
+
+        run.refunds.add(new SystemState.Refund("re_102", "ch_102", 2002));
+        run.payments.put(102L, "REFUNDED");
+        assertThat(failed()).isEmpty();
+    }
+
+    @Test
+    void aRefundOfAConfirmedOrderOrOfPartOfAChargeOrTwiceIsReported() {
+        run.refunds.add(new SystemState.Refund("re_1", "ch_101", 5403));
+        assertThat(violations(Invariant.MONEY_MOVED_ONCE)).contains(
+                "CONFIRMED order 101 costs 5403 cents but keeps the charges []");
+
+        run.refunds.add(new SystemState.Refund("re_2", "ch_101", 3));
+        assertThat(violations(Invariant.MONEY_MOVED_ONCE)).contains("charge ch_101 was refunded 2 times",
+                "refund re_2 gave back 3 of charge ch_101's 5403 cents");
+    }
+
+    @Test
+    void aConfirmedOrderChargedAnotherAmountIsReported() {
+        run.charges.set(0, new SystemState.Charge("ch_101", "order-101", 5404, "succeeded"));
+
+        assertThat(violations(Invariant.MONEY_MOVED_ONCE)).contains(
+                "CONFIRMED order 101 costs 5403 cents but keeps the charges [ch_101:5404]");
+    }
+
+    @Test
+    void aPaymentLeftProcessingOrRecordedAgainstTheLedgerIsReported() {
+        run.payments.put(101L, "PROCESSING");
+        assertThat(failed()).containsExactly(Invariant.PAYMENTS_SETTLED);
+        assertThat(violations(Invariant.PAYMENTS_SETTLED)).containsExactly("the payment of order 101 is left PROCESSING");
+
+        run.payments.put(101L, "REFUNDED");
+        assertThat(violations(Invariant.PAYMENTS_SETTLED)).containsExactly(
+                "the payment of order 101 is REFUNDED, but the provider refunded nothing for it");
+    }
+
+    @Test
+    void aConfirmedOrderThatAskedForNoPaymentOrTwiceIsReported() {
+        run.published(Service.ORDER, 101, "PaymentRequested", Service.PAYMENT);
+
+        assertThat(failed()).containsExactly(Invariant.ORDER_EVENTS_ONCE);
+        assertThat(violations(Invariant.ORDER_EVENTS_ONCE)).containsExactly(
+                "CONFIRMED order 101 (payment OK) has 2 PaymentRequested outbox rows");
+    }
+
+    /** The order was rejected before it asked for its payment: no PaymentRequested, no charge, a tombstone. */
+    private void neverPaid(long orderId) {
+        for (Service service : List.of(Service.ORDER, Service.PAYMENT)) {
+            run.outbox.get(service).removeIf(row -> row.orderId() == orderId && row.eventType().startsWith("Payment"));
+        }
+        run.processed.get(Service.PAYMENT).values().removeIf(type -> type.equals("PaymentRequested"));
+        run.processed.get(Service.ORDER).values().removeIf(type -> type.equals("PaymentSucceeded"));
+        run.charges.removeIf(charge -> charge.reference().equals("order-" + orderId));
+        run.payments.put(orderId, "FAILED");
     }
 
     private List<Invariant> failed() {

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import com.example.e2e.check.SystemState.Charge;
 import com.example.e2e.check.SystemState.Coupon;
 import com.example.e2e.check.SystemState.Order;
 import com.example.e2e.check.SystemState.OutboxRow;
 import com.example.e2e.check.SystemState.Queue;
+import com.example.e2e.check.SystemState.Refund;
 import com.example.e2e.check.SystemState.Reservation;
 import com.example.e2e.check.SystemState.Stock;
 import com.example.e2e.nemesis.Fault;
@@ -54,13 +56,16 @@ final class HealthyRun {
     final Map<Long, Long> unitPrices = new HashMap<>();
     final Map<String, Integer> discounts = new HashMap<>();
     final Map<Long, Long> amounts = new HashMap<>();
+    final List<Charge> charges = new ArrayList<>();
+    final List<Refund> refunds = new ArrayList<>();
+    final Map<Long, String> payments = new HashMap<>();
     final List<Fault> faults = new ArrayList<>();
     final Map<Service, Long> duplicates = new EnumMap<>(Service.class);
     final List<Requirement> requirements = new ArrayList<>();
     Quiet quiet = new Quiet(true, Duration.ofSeconds(2), "");
 
     HealthyRun() {
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             outbox.put(service, new ArrayList<>());
             processed.put(service, new HashMap<>());
             duplicates.put(service, 1L);
@@ -76,12 +81,16 @@ final class HealthyRun {
         Intent confirmed = new Intent(1, 100_001, List.of(plentySku, plentySku, otherSku), coupon, UUID.randomUUID(),
                 Plan.CONFIRM, false);
         intents.add(new IntentHistory(confirmed, List.of(lostAnswer(), answer(200, true, 101)), Outcome.ACKED));
-        orders.add(new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "CONFIRMED", "OK", "OK", "OK", coupon,
-                null, confirmed.skuIds()));
+        orders.add(new Order(101, confirmed.userId(), confirmed.idempotencyKey(), "CONFIRMED", "OK", "OK", "OK", "OK",
+                coupon, null, confirmed.skuIds()));
         published(Service.ORDER, 101, "OrderCreated", Service.INVENTORY, Service.COUPON, Service.RISK);
         published(Service.INVENTORY, 101, "InventoryReserved", Service.ORDER);
         published(Service.COUPON, 101, "CouponRedeemed", Service.ORDER);
         published(Service.RISK, 101, "RiskApproved", Service.ORDER);
+        published(Service.ORDER, 101, "PaymentRequested", Service.PAYMENT);
+        published(Service.PAYMENT, 101, "PaymentSucceeded", Service.ORDER);
+        charges.add(new Charge("ch_101", "order-101", 5403, "succeeded"));
+        payments.put(101L, "SUCCEEDED");
         reservations.put(101L, new Reservation(101, "RESERVED", confirmed.skuIds()));
         stock.put(plentySku, new Stock(plentySku, 5_000 - 2, 2));
         stock.put(otherSku, new Stock(otherSku, 5_000 - 1, 1));
@@ -95,9 +104,11 @@ final class HealthyRun {
                 Plan.OUT_OF_STOCK, false);
         intents.add(new IntentHistory(outOfStock, List.of(answer(201, false, 102)), Outcome.ACKED));
         orders.add(new Order(102, outOfStock.userId(), outOfStock.idempotencyKey(), "REJECTED", "REJECTED", "NOT_NEEDED",
-                "OK", null, "out of stock: sku " + emptySku, outOfStock.skuIds()));
+                "OK", "PENDING", null, "out of stock: sku " + emptySku, outOfStock.skuIds()));
         published(Service.ORDER, 102, "OrderCreated", Service.INVENTORY, Service.COUPON, Service.RISK);
-        published(Service.ORDER, 102, "OrderCancelled", Service.INVENTORY, Service.COUPON);
+        published(Service.ORDER, 102, "OrderCancelled", Service.INVENTORY, Service.COUPON, Service.PAYMENT);
+        // payment-service heard of the order only by its cancellation: a tombstone, never charged.
+        payments.put(102L, "FAILED");
         published(Service.INVENTORY, 102, "InventoryRejected", Service.ORDER);
         published(Service.COUPON, 102, "CouponNotNeeded", Service.ORDER);
         published(Service.RISK, 102, "RiskApproved", Service.ORDER);
@@ -133,7 +144,7 @@ final class HealthyRun {
 
     SystemState state() {
         return new SystemState(orders, outbox, processed, stock, reservations, coupons, redemptions, assessments, queues,
-                new SystemState.Prices(unitPrices, discounts, amounts));
+                new SystemState.Prices(unitPrices, discounts, amounts), new SystemState.Money(charges, refunds, payments));
     }
 
     History history() {

@@ -34,7 +34,7 @@ public final class LogEvidence {
     /** Duplicates suppressed since the mark, per service (every instance, including ones started later). */
     public Map<Service, Long> duplicatesSuppressed() {
         Map<Service, Long> duplicates = new EnumMap<>(Service.class);
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             duplicates.put(service, 0L);
         }
         for (ServiceNode node : topology.nodes()) {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import com.example.e2e.check.SystemState.Coupon;
 import com.example.e2e.check.SystemState.Order;
@@ -46,18 +47,21 @@ public final class StateReader {
 
     private final DatabaseNode database;
     private final BrokerNode broker;
+    /** The payment provider's stand-in: its {@code /ledger} is what money moved. */
+    private final Supplier<URI> provider;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
-    public StateReader(DatabaseNode database, BrokerNode broker) {
+    public StateReader(DatabaseNode database, BrokerNode broker, Supplier<URI> provider) {
         this.database = database;
         this.broker = broker;
+        this.provider = provider;
     }
 
     public SystemState read() {
         Map<Service, List<OutboxRow>> outbox = new EnumMap<>(Service.class);
         Map<Service, Map<UUID, String>> processed = new EnumMap<>(Service.class);
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             outbox.put(service, query(service, """
                     select id, aggregate_type, aggregate_id, event_type, exchange, sent_at is not null as sent,
                            parked_at is not null as parked
@@ -71,14 +75,14 @@ public final class StateReader {
             }));
         }
         return new SystemState(orders(), outbox, processed, stock(), reservations(), coupons(), redemptions(),
-                assessments(), queues(), prices());
+                assessments(), queues(), prices(), money());
     }
 
     /** What keeps the system from being quiet, or an empty string when nothing does. */
     public String pending() {
         List<String> pending = new ArrayList<>();
         try {
-            for (Service service : Service.values()) {
+            for (Service service : Service.ours()) {
                 long unsent = query(service, "select count(*) from outbox_events where sent_at is null and parked_at is null",
                         StateReader::count);
                 if (unsent > 0) {
@@ -88,6 +92,11 @@ public final class StateReader {
             long open = query(Service.ORDER, "select count(*) from orders where status = 'CREATED'", StateReader::count);
             if (open > 0) {
                 pending.add(open + " orders CREATED");
+            }
+            long unsettled = query(Service.PAYMENT, "select count(*) from payments where status in ('CREATED', "
+                    + "'PROCESSING') or (status = 'SUCCEEDED' and cancel_requested)", StateReader::count);
+            if (unsettled > 0) {
+                pending.add(unsettled + " payments to charge, resolve or refund");
             }
             for (Queue queue : queues()) {
                 if (!queue.isDeadLetterQueue() && (queue.messages() > 0 || queue.unacknowledged() > 0)) {
@@ -104,7 +113,7 @@ public final class StateReader {
     public long unsentRows() {
         try {
             long unsent = 0;
-            for (Service service : Service.values()) {
+            for (Service service : Service.ours()) {
                 unsent += query(service, "select count(*) from outbox_events where sent_at is null and parked_at is null",
                         StateReader::count);
             }
@@ -136,7 +145,7 @@ public final class StateReader {
     public List<Order> orders() {
         return query(Service.ORDER, """
                 select o.id, o.user_id, o.idempotency_key, o.status, o.inventory_step, o.coupon_step, o.risk_step,
-                       o.coupon_code, o.rejection_reason,
+                       o.payment_step, o.coupon_code, o.rejection_reason,
                        array_remove(array_agg(l.sku_id order by l.line_no), null) as sku_ids
                 from orders o left join order_lines l on l.order_id = o.id
                 group by o.id
@@ -146,7 +155,7 @@ public final class StateReader {
                 orders.add(new Order(rows.getLong("id"), rows.getLong("user_id"),
                         rows.getObject("idempotency_key", UUID.class), rows.getString("status"),
                         rows.getString("inventory_step"), rows.getString("coupon_step"), rows.getString("risk_step"),
-                        rows.getString("coupon_code"), rows.getString("rejection_reason"), longs(rows.getArray("sku_ids"))));
+                        rows.getString("payment_step"), rows.getString("coupon_code"), rows.getString("rejection_reason"), longs(rows.getArray("sku_ids"))));
             }
             return orders;
         });
@@ -177,6 +186,40 @@ public final class StateReader {
                     return amount;
                 });
         return new SystemState.Prices(unitPrices, discounts, amounts);
+    }
+
+    /** The provider's ledger, over HTTP as a checker outside the system sees it, and payment-service's payments. */
+    private SystemState.Money money() {
+        URI uri = provider.get().resolve("/ledger");
+        JsonNode ledger;
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("GET " + uri + " answered " + response.statusCode());
+            }
+            ledger = JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException("the payment simulator does not answer at " + uri, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        List<SystemState.Charge> charges = new ArrayList<>();
+        ledger.path("charges").forEach(charge -> charges.add(new SystemState.Charge(charge.path("charge_id").asString(),
+                charge.path("reference").asString(), charge.path("amount_cents").asLong(),
+                charge.path("status").asString())));
+        List<SystemState.Refund> refunds = new ArrayList<>();
+        ledger.path("refunds").forEach(refund -> refunds.add(new SystemState.Refund(refund.path("refund_id").asString(),
+                refund.path("charge_id").asString(), refund.path("amount_cents").asLong())));
+        Map<Long, String> payments = query(Service.PAYMENT, "select order_id, status from payments", rows -> {
+            Map<Long, String> statuses = new HashMap<>();
+            while (rows.next()) {
+                statuses.put(rows.getLong(1), rows.getString(2));
+            }
+            return statuses;
+        });
+        return new SystemState.Money(charges, refunds, payments);
     }
 
     private Map<Long, Stock> stock() {

@@ -17,17 +17,23 @@ final class Subscriptions {
             Service.ORDER, ORDER_EVENTS,
             Service.INVENTORY, "inventory.events",
             Service.COUPON, "coupon.events",
-            Service.RISK, "risk.events");
+            Service.RISK, "risk.events",
+            Service.PAYMENT, "payment.events");
 
     private static final Set<String> REPLIES = Set.of("InventoryReserved", "InventoryRejected", "InventoryReleased",
-            "CouponRedeemed", "CouponRejected", "CouponNotNeeded", "CouponReleased", "RiskApproved", "RiskRejected");
+            "CouponRedeemed", "CouponRejected", "CouponNotNeeded", "CouponReleased", "RiskApproved", "RiskRejected",
+            "PaymentSucceeded", "PaymentFailed", "PaymentRefunded");
 
-    /** The order events each downstream service applies; risk has nothing to undo, so it ignores OrderCancelled. */
+    /**
+     * The order events each downstream service applies; risk has nothing to undo, so it ignores OrderCancelled, and
+     * only payment-service hears PaymentRequested.
+     */
     private static final Map<Service, Set<String>> APPLIES = Map.of(
             Service.ORDER, REPLIES,
             Service.INVENTORY, Set.of("OrderCreated", "OrderCancelled"),
             Service.COUPON, Set.of("OrderCreated", "OrderCancelled"),
-            Service.RISK, Set.of("OrderCreated"));
+            Service.RISK, Set.of("OrderCreated"),
+            Service.PAYMENT, Set.of("PaymentRequested", "OrderCancelled"));
 
     private Subscriptions() {
     }
@@ -42,6 +48,7 @@ final class Subscriptions {
 
     /** The services whose outbox feeds the given consumer. */
     static Set<Service> publishersFor(Service consumer) {
-        return consumer == Service.ORDER ? Set.of(Service.INVENTORY, Service.COUPON, Service.RISK) : Set.of(Service.ORDER);
+        return consumer == Service.ORDER ? Set.of(Service.INVENTORY, Service.COUPON, Service.RISK, Service.PAYMENT)
+                : Set.of(Service.ORDER);
     }
 }

@@ -15,11 +15,12 @@ import com.example.e2e.topology.Service;
  * @param redemptions coupon-service's record of each order it heard of: REDEEMED, REJECTED, RELEASED or CANCELLED
  * @param assessments risk assessments by order id (a list, so that two for one order can be seen)
  * @param prices      what things cost: sku prices, coupon discounts, order amounts
+ * @param money       what moved at the payment provider, and payment-service's record of each payment
  */
 public record SystemState(List<Order> orders, Map<Service, List<OutboxRow>> outbox,
         Map<Service, Map<UUID, String>> processed, Map<Long, Stock> stock, Map<Long, Reservation> reservations,
         Map<String, Coupon> coupons, Map<Long, String> redemptions, Map<Long, List<String>> assessments,
-        List<Queue> queues, Prices prices) {
+        List<Queue> queues, Prices prices, Money money) {
 
     public SystemState {
         orders = List.copyOf(orders);
@@ -35,7 +36,8 @@ public record SystemState(List<Order> orders, Map<Service, List<OutboxRow>> outb
 
     /** A row of order-service's {@code orders} with its lines. */
     public record Order(long id, long userId, UUID idempotencyKey, String status, String inventoryStep,
-            String couponStep, String riskStep, String couponCode, String rejectionReason, List<Long> skuIds) {
+            String couponStep, String riskStep, String paymentStep, String couponCode, String rejectionReason,
+            List<Long> skuIds) {
 
         public Order {
             skuIds = List.copyOf(skuIds);
@@ -92,6 +94,33 @@ public record SystemState(List<Order> orders, Map<Service, List<OutboxRow>> outb
             discounts = Map.copyOf(discounts);
             orderAmounts = Map.copyOf(orderAmounts);
         }
+    }
+
+    /**
+     * Money: the provider's ledger (GET /ledger of the payment simulator: everything it ever did) and payment-service's
+     * payments.
+     *
+     * @param payments payment-service's status of each order's payment
+     */
+    public record Money(List<Charge> charges, List<Refund> refunds, Map<Long, String> payments) {
+
+        public Money {
+            charges = List.copyOf(charges);
+            refunds = List.copyOf(refunds);
+            payments = Map.copyOf(payments);
+        }
+    }
+
+    /** A charge the provider made: {@code succeeded} or {@code declined}; {@code reference} names the order. */
+    public record Charge(String chargeId, String reference, long amountCents, String status) {
+
+        public boolean succeeded() {
+            return status.equals("succeeded");
+        }
+    }
+
+    /** A refund the provider made, of the whole charge. */
+    public record Refund(String refundId, String chargeId, long amountCents) {
     }
 
     /** A queue on the broker and what is still in it. */

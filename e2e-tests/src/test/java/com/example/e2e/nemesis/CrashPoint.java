@@ -14,9 +14,12 @@ public final class CrashPoint {
     public static final String RELAY_AFTER_PUBLISH_BEFORE_MARK = "relay.after-publish-before-mark";
     public static final String CONSUMER_BEFORE_COMMIT = "consumer.before-commit";
     public static final String CONSUMER_AFTER_COMMIT_BEFORE_ACK = "consumer.after-commit-before-ack";
+    public static final String PAYMENT_BEFORE_CHARGE = "payment.before-charge";
+    public static final String PAYMENT_AFTER_CHARGE_BEFORE_RECORD = "payment.after-charge-before-record";
 
     public static final Set<String> ALL = Set.of(ORDER_AFTER_COMMIT_BEFORE_RESPONSE, RELAY_BEFORE_PUBLISH,
-            RELAY_AFTER_PUBLISH_BEFORE_MARK, CONSUMER_BEFORE_COMMIT, CONSUMER_AFTER_COMMIT_BEFORE_ACK);
+            RELAY_AFTER_PUBLISH_BEFORE_MARK, CONSUMER_BEFORE_COMMIT, CONSUMER_AFTER_COMMIT_BEFORE_ACK,
+            PAYMENT_BEFORE_CHARGE, PAYMENT_AFTER_CHARGE_BEFORE_RECORD);
 
     private CrashPoint() {
     }

@@ -69,15 +69,15 @@ public final class RandomNemesis {
         deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN, true));
         deck.add(n -> n.crashAt(topology.node(pick(DOWNSTREAM)), CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK, CRASH_WITHIN,
                 true));
-        deck.add(n -> n.crashAt(topology.node(pick(Service.values())), CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK,
+        deck.add(n -> n.crashAt(topology.node(pick(Service.ours())), CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK,
                 CRASH_WITHIN, true));
         deck.add(n -> n.crashAt(topology.node(Service.ORDER), CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE, CRASH_WITHIN,
                 true));
         deck.add(n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(3))));
         deck.add(n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(3))));
         deck.add(this::zombie);
-        deck.add(n -> n.kill(topology.node(pick(Service.values())), Duration.ofMillis(random.nextInt(1500))));
-        deck.add(n -> n.killDuringStartup(topology.node(pick(Service.values())), startupDelay()));
+        deck.add(n -> n.kill(topology.node(pick(Service.ours())), Duration.ofMillis(random.nextInt(1500))));
+        deck.add(n -> n.killDuringStartup(topology.node(pick(Service.ours())), startupDelay()));
         Collections.shuffle(deck, random);
         return deck;
     }
@@ -87,14 +87,14 @@ public final class RandomNemesis {
             case 0 -> n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(3)));
             case 1 -> n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(3)));
             case 2 -> this::zombie;
-            case 3 -> n -> n.killDuringStartup(topology.node(pick(Service.values())), startupDelay());
-            default -> n -> n.kill(topology.node(pick(Service.values())), Duration.ofMillis(random.nextInt(1500)));
+            case 3 -> n -> n.killDuringStartup(topology.node(pick(Service.ours())), startupDelay());
+            default -> n -> n.kill(topology.node(pick(Service.ours())), Duration.ofMillis(random.nextInt(1500)));
         };
     }
 
     /** Pauses the first instance of a service that has a second one running; a SIGKILL when none has. */
     private void zombie(Nemesis n) {
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             List<ServiceNode> running = topology.running(service);
             if (running.size() >= 2) {
                 n.zombie(running.get(0), running.get(1), Duration.ofSeconds(12 + random.nextInt(3)));

@@ -53,7 +53,8 @@ final class E2eSystem {
         this.topology = topology;
         this.driver = driver;
         this.overrides = overrides;
-        this.reader = new StateReader(topology.database(), topology.broker());
+        this.reader = new StateReader(topology.database(), topology.broker(),
+                () -> topology.node(Service.PAYMENT_SIMULATOR).baseUrl());
         this.report = report;
         this.rules = rules;
     }

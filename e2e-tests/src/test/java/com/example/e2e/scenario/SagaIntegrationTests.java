@@ -22,7 +22,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The order's saga across the four real services, one order at a time, without faults: what each
+ * The order's saga across the real services, one order at a time, without faults: what each
  * outcome leaves in inventory and coupons. (The fault scenarios check the same consistency in bulk.)
  */
 class SagaIntegrationTests {

@@ -248,7 +248,8 @@ final class Scenario {
 
     /**
      * Brings the system back to its base shape: broker and database up, every paused instance resumed,
-     * the scenario's extra instances gone, the first instance of every service running and ready.
+     * the scenario's extra instances gone, the first instance of every service (and the payment provider's
+     * stand-in) running and ready.
      */
     private static void heal(Topology topology, ScenarioRun run) {
         if (!topology.database().isRunning()) {

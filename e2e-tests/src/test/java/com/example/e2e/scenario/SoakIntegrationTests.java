@@ -31,7 +31,7 @@ class SoakIntegrationTests {
                 .requires(Requirement.fault(FaultKind.SERVICE_KILL), Requirement.fault(FaultKind.KILL_DURING_STARTUP),
                         Requirement.fault(FaultKind.CRASH_POINT), Requirement.fault(FaultKind.BROKER_KILL),
                         Requirement.fault(FaultKind.DATABASE_STOP), Requirement.fault(FaultKind.ZOMBIE),
-                        Requirement.duplicatesSuppressedIn(Service.values()), Requirement.retriedIntents())
+                        Requirement.duplicatesSuppressedIn(Service.ours()), Requirement.retriedIntents())
                 .run(setup -> {
                     ServiceNode second = setup.extraInstance(Service.INVENTORY);
                     second.start("");

@@ -86,7 +86,9 @@ final class ContainerServiceNode implements ServiceNode {
         runs++;
         log.note("run " + runs + " of " + name + " at " + Instant.now()
                 + (crashAt.isEmpty() ? "" : " with faults.crash-at=" + crashAt));
-        String id = docker.create(new DockerEngine.Spec(containerPrefix + name + "-" + runs, image, env, null, List.of(),
+        // The provider's stand-in is found by name, as in compose; our services are reached on their host ports.
+        List<String> aliases = service.isOurs() ? List.of() : List.of(service.moduleName());
+        String id = docker.create(new DockerEngine.Spec(containerPrefix + name + "-" + runs, image, env, null, aliases,
                 Map.of(service.defaultPort(), port), 512L * 1024 * 1024, List.of()), network);
         docker.copyInto(id, TestTokens.publicKeyFile(), "/tmp");
         run = docker.start(id, log.file());

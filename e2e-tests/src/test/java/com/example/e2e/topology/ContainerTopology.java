@@ -26,7 +26,7 @@ import com.example.service.database.DatabaseRoles;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code containers} driver: PostgreSQL, RabbitMQ and the four services as Docker containers on a network
+ * The {@code containers} driver: PostgreSQL, RabbitMQ, the services and the payment simulator as Docker containers on a network
  * of their own, the services from images built of this checkout's jars ({@code docker/service.Dockerfile}).
  * Every container publishes its ports on host ports chosen here and bound fixed, so that a killed and restarted
  * container answers where it did before. Base images come from {@code JRE_IMAGE}, {@code POSTGRES_IMAGE} and
@@ -58,6 +58,8 @@ public final class ContainerTopology implements Topology {
     private volatile Map<Service, String> brokerPasswords;
     private volatile ContainerRabbitNode broker;
     private volatile boolean closed;
+    /** The payment provider's API key, as payment-service and the simulator share it. */
+    private final String providerKey = Steps.secret();
 
     /**
      * @param serviceSettings Spring properties a scenario suite adds for each service (e.g. risk rules),
@@ -102,7 +104,7 @@ public final class ContainerTopology implements Topology {
         log.info("Containers on network {}: {} and {}", prefix() + "net", database, broker);
         brokerPasswords = Steps.provisionTopology(broker);
         List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT, heldBack);
-        log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "All four services are"
+        log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "Every service is"
                 : "The services not held back are", Duration.ofNanos(System.nanoTime() - started).toSeconds(), first,
                 heldBack.isEmpty() ? "" : " (held back: " + heldBack + ")");
     }
@@ -151,12 +153,18 @@ public final class ContainerTopology implements Topology {
         environment.put("DB_PASSWORD", access.runtimePassword());
         environment.put("DB_OWNER_USER", access.owner());
         environment.put("DB_OWNER_PASSWORD", access.ownerPassword());
-        environment.put("RABBITMQ_HOST", ContainerRabbitNode.ALIAS);
-        environment.put("RABBITMQ_PORT", Integer.toString(ContainerRabbitNode.AMQP_PORT));
-        environment.put("RABBITMQ_USER", service.moduleName());
-        environment.put("RABBITMQ_PASSWORD", brokerPasswords.get(service));
-        environment.put("SPRING_APPLICATION_JSON", JSON.writeValueAsString(serviceSettings.apply(service)));
-        // The image's options plus the C1-only JIT the processes driver uses too: four JVMs start on two cores.
+        if (service.isOurs()) {
+            environment.put("RABBITMQ_HOST", ContainerRabbitNode.ALIAS);
+            environment.put("RABBITMQ_PORT", Integer.toString(ContainerRabbitNode.AMQP_PORT));
+            environment.put("RABBITMQ_USER", service.moduleName());
+            environment.put("RABBITMQ_PASSWORD", brokerPasswords.get(service));
+        }
+        // The simulator is reached by its network alias, its module's name, on its contract port.
+        Map<String, Object> settings = new LinkedHashMap<>(Steps.providerSettings(service, "http://"
+                + Service.PAYMENT_SIMULATOR.moduleName() + ":" + Service.PAYMENT_SIMULATOR.defaultPort(), providerKey));
+        settings.putAll(serviceSettings.apply(service));
+        environment.put("SPRING_APPLICATION_JSON", JSON.writeValueAsString(settings));
+        // The image's options plus the C1-only JIT the processes driver uses too: six JVMs start on two cores.
         environment.put("JAVA_OPTS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:PerfDataSamplingInterval=1000 "
                 + "-XX:+ExitOnOutOfMemoryError "
                 + "-XX:TieredStopAtLevel=1");

@@ -1,6 +1,6 @@
 package com.example.e2e.topology;
 
-/** The PostgreSQL server that holds the four services' databases. */
+/** The PostgreSQL server that holds the services' databases (and the payment simulator's). */
 public interface DatabaseNode {
 
     /** A JDBC URL for one database on the server (the checker connects read-only). */

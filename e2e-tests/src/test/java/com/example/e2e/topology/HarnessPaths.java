@@ -24,7 +24,7 @@ public record HarnessPaths(Path repositoryRoot, Path output) {
         Path jar = repositoryRoot.resolve(service.moduleName()).resolve("target").resolve(service.moduleName() + ".jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build it first (./mvnw -pl e2e-tests -am verify "
-                    + "builds the four services before this module)");
+                    + "builds the services before this module)");
         }
         return jar;
     }

@@ -20,7 +20,7 @@ import com.example.testsupport.TestTokens;
 
 /**
  * The {@code processes} driver: a throw-away PostgreSQL server and RabbitMQ node of its own, and the
- * four services as child JVMs on free ports. Everything it starts is stopped by {@link #close()}, by a
+ * services (and the payment simulator) as child JVMs on free ports. Everything it starts is stopped by {@link #close()}, by a
  * shutdown hook when the JVM ends first, and, should the JVM be killed outright, by the next run
  * (see {@link Leftovers}).
  */
@@ -46,6 +46,8 @@ public final class ProcessTopology implements Topology {
     private volatile Map<String, ?> overrideProperties = Map.of();
     private volatile List<String> overrideJvmOptions = List.of();
     private volatile boolean closed;
+    /** The payment provider's API key, as payment-service and the simulator share it. */
+    private final String providerKey = Steps.secret();
 
     /**
      * How the processes run besides their Spring settings.
@@ -100,7 +102,7 @@ public final class ProcessTopology implements Topology {
                 broker.amqpPort(), broker.managementUri());
         brokerPasswords = Steps.provisionTopology(broker);
         List<ServiceNode> first = Steps.startFirstInstances(this::addInstance, READY_TIMEOUT, heldBack);
-        log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "All four services are"
+        log.info("{} ready after {} s: {}{}", first.size() == Service.values().length ? "Every service is"
                 : "The services not held back are", Duration.ofNanos(System.nanoTime() - started).toSeconds(), first,
                 heldBack.isEmpty() ? "" : " (held back: " + heldBack + ")");
     }
@@ -165,10 +167,14 @@ public final class ProcessTopology implements Topology {
     /** Connection settings of the throw-away infrastructure, then the suite's own settings for the service. */
     private Map<String, Object> settingsOf(Service service) {
         Map<String, Object> settings = new LinkedHashMap<>(databaseSettings(service));
-        settings.put("spring.rabbitmq.host", "localhost");
-        settings.put("spring.rabbitmq.port", broker.amqpPort());
-        settings.put("spring.rabbitmq.username", service.moduleName());
-        settings.put("spring.rabbitmq.password", brokerPasswords.get(service));
+        if (service.isOurs()) {
+            settings.put("spring.rabbitmq.host", "localhost");
+            settings.put("spring.rabbitmq.port", broker.amqpPort());
+            settings.put("spring.rabbitmq.username", service.moduleName());
+            settings.put("spring.rabbitmq.password", brokerPasswords.get(service));
+        }
+        settings.putAll(Steps.providerSettings(service, service == Service.PAYMENT
+                ? node(Service.PAYMENT_SIMULATOR).baseUrl().toString() : "", providerKey));
         settings.putAll(serviceSettings.apply(service));
         settings.putAll(overrideProperties);
         return settings;
@@ -182,6 +188,9 @@ public final class ProcessTopology implements Topology {
         Map<String, Object> settings = new LinkedHashMap<>(databaseSettings(service));
         settings.put("spring.rabbitmq.host", "localhost");
         settings.put("spring.rabbitmq.port", TestInfrastructure.freePort());
+        // Nothing calls the provider during training: an address where nothing listens.
+        settings.putAll(Steps.providerSettings(service, "http://localhost:" + TestInfrastructure.freePort(),
+                providerKey));
         settings.putAll(serviceSettings.apply(service));
         return settings;
     }

@@ -86,7 +86,7 @@ final class Steps {
         Map<Service, String> passwords = new EnumMap<>(Service.class);
         Map<String, String> environment = new HashMap<>();
         environment.put("RABBITMQ_MANAGEMENT_URL", broker.managementUri().toString());
-        for (Service service : Service.values()) {
+        for (Service service : Service.ours()) {
             passwords.put(service, secret());
             environment.put(BrokerUsers.passwordVariable(service.moduleName()), passwords.get(service));
         }
@@ -113,7 +113,19 @@ final class Steps {
         return roles;
     }
 
-    private static String secret() {
+    /**
+     * What the payment provider's two sides are told: payment-service where the provider is and its API key, the
+     * simulator the same key; nothing for the other services.
+     */
+    static Map<String, Object> providerSettings(Service service, String providerUrl, String apiKey) {
+        return switch (service) {
+            case PAYMENT -> Map.of("payment.provider.url", providerUrl, "payment.provider.api-key", apiKey);
+            case PAYMENT_SIMULATOR -> Map.of("simulator.api-key", apiKey);
+            default -> Map.of();
+        };
+    }
+
+    static String secret() {
         byte[] bytes = new byte[18];
         RANDOM.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The whole system under test: a database, a broker and instances of the four services. A driver
+ * The whole system under test: a database, a broker and instances of the services (and of the payment provider's stand-in). A driver
  * ({@link ProcessTopology} for child processes, {@link ContainerTopology} for Docker containers) decides
  * how they run; scenarios, the nemesis and the checker only see this interface. Closing it stops
  * everything it started.
