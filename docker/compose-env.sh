@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes .env for compose.yaml with generated secrets, once: to an existing .env it only adds what it lacks of
-# JWT_PUBLIC_KEY_FILE and the services' broker passwords (delete it, and the volumes, to start over with new ones).
+# JWT_PUBLIC_KEY_FILE, the services' broker passwords, the databases' role passwords and the payment simulator's API
+# key (delete it, and the volumes, to start over with new ones).
 # compose reads .env from the project directory; the passwords never have a default in compose.yaml, so a stack
 # without them does not start. Also creates the development token issuer's key pair in .stack/jwt (shared with
 # ./stack; ./stack token prints tokens for either) and points .env at its public key.
@@ -12,7 +13,15 @@ docker/dev-issuer.sh keys .stack/jwt
 JWT_LINE='JWT_PUBLIC_KEY_FILE=./.stack/jwt/public.pem'
 # The password of each service's own broker user, which the topology job creates: RABBITMQ_PASSWORD_<SERVICE>.
 BROKER_PASSWORDS=(RABBITMQ_PASSWORD_ORDER_SERVICE RABBITMQ_PASSWORD_INVENTORY_SERVICE RABBITMQ_PASSWORD_COUPON_SERVICE
-  RABBITMQ_PASSWORD_RISK_SERVICE)
+  RABBITMQ_PASSWORD_RISK_SERVICE RABBITMQ_PASSWORD_PAYMENT_SERVICE)
+# Each database's owner role (migrations) and runtime role (the service); db-init creates them.
+DATABASES=(ORDERS INVENTORY COUPONS RISK PAYMENTS PAYMENT_SIMULATOR)
+# The payment simulator's own API key (like a real provider's secret key), which payment-service sends
+# (PAYMENT_PROVIDER_API_KEY in compose.yaml).
+API_KEYS=(SIMULATOR_API_KEY)
+# What an .env written before a service was added may lack: added with new secrets, nothing else changed.
+ADDED_LATER=("${BROKER_PASSWORDS[@]}" "${API_KEYS[@]}")
+for db in "${DATABASES[@]}"; do ADDED_LATER+=("${db}_OWNER_PASSWORD" "${db}_APP_PASSWORD"); done
 secret() { head -c 24 /dev/urandom | base64 | tr -d '/+=' ; }
 
 if [[ -e .env ]]; then
@@ -23,7 +32,7 @@ if [[ -e .env ]]; then
     printf '%s\n' "$JWT_LINE" >>.env
     added+=("the development issuer public key")
   fi
-  for var in "${BROKER_PASSWORDS[@]}"; do
+  for var in "${ADDED_LATER[@]}"; do
     if ! grep -q "^$var=" .env; then
       printf '%s=%s\n' "$var" "$(secret)" >>.env
       added+=("$var")
@@ -49,8 +58,12 @@ umask 077
     printf '%s=%s\n' "$var" "$(secret)"
   done
   # Each database's owner role (migrations) and runtime role (the service); db-init creates them.
-  for db in ORDERS INVENTORY COUPONS RISK; do
+  for db in "${DATABASES[@]}"; do
     printf '%s_OWNER_PASSWORD=%s\n%s_APP_PASSWORD=%s\n' "$db" "$(secret)" "$db" "$(secret)"
+  done
+  # The payment simulator's API key: the simulator wants it, payment-service sends it.
+  for var in "${API_KEYS[@]}"; do
+    printf '%s=%s\n' "$var" "$(secret)"
   done
   printf '%s\n' "$JWT_LINE"
 } >.env

@@ -17,6 +17,6 @@ ENV SERVER_PORT=${PORT} \
 USER 10001:10001
 EXPOSE ${PORT}
 # Ready means the database, the broker and the outbox relay are fine (docs/contract.md: readiness group).
-HEALTHCHECK --interval=5s --timeout=3s --start-period=180s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=300s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${SERVER_PORT} && printf 'GET /readyz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
 ENTRYPOINT ["sh", "-c", "exec java ${JAVA_OPTS} -jar /app/app.jar"]
