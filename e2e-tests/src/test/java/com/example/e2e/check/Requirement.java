@@ -31,6 +31,13 @@ public record Requirement(String description, Predicate<Evidence> check) {
                 evidence -> all.stream().allMatch(service -> evidence.duplicatesIn(service) > 0));
     }
 
+    /** Duplicates delivered and suppressed in at least one of the services: whichever consumed the batch. */
+    public static Requirement duplicatesSuppressedInAnyOf(Service... services) {
+        List<Service> any = Arrays.asList(services);
+        return new Requirement("duplicates delivered and suppressed in one of " + any,
+                evidence -> any.stream().anyMatch(service -> evidence.duplicatesIn(service) > 0));
+    }
+
     public static Requirement replaysAfterRetry() {
         return new Requirement("a retried request answered as a replay (Idempotent-Replayed)",
                 evidence -> evidence.replaysAfterRetry() > 0);

@@ -38,8 +38,10 @@ record CrashPointCase(Service service, String point) {
         List<Requirement> requirements = new ArrayList<>(List.of(Requirement.crashedAt(service, point)));
         switch (point) {
             case CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE -> requirements.add(Requirement.replaysAfterRetry());
+            // order.events carries OrderCreated (inventory, coupon, risk) and PaymentRequested (payment-service): the
+            // batch published again reaches whichever consumed what it held.
             case CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK -> requirements.add(service == Service.ORDER
-                    ? Requirement.duplicatesSuppressedIn(Service.INVENTORY, Service.COUPON)
+                    ? Requirement.duplicatesSuppressedInAnyOf(Service.INVENTORY, Service.COUPON, Service.PAYMENT)
                     : Requirement.duplicatesSuppressedIn(Service.ORDER));
             case CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK -> requirements.add(Requirement.duplicatesSuppressedIn(service));
             default -> {
