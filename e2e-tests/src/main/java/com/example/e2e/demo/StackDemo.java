@@ -254,20 +254,15 @@ public final class StackDemo {
         return charges.startsWith("1 charge at the provider: ") && charges.endsWith(" succeeded " + amount);
     }
 
-    /** The refunds of the order's charges in the simulator's ledger, waited for a while (they follow the cancel). */
+    /**
+     * The refunds of the order's charges in the simulator's ledger. Read once, after the order's timeline settled: the
+     * payment step is REFUNDED only after payment-service recorded the refund the provider had confirmed.
+     */
     private String refunds(String orderId) throws Exception {
-        long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
-        List<String> refunds = List.of();
-        while (System.nanoTime() < deadline) {
-            refunds = new ArrayList<>();
-            for (String charge : ledger("reference", "order-" + orderId)) {
-                refunds.addAll(ledger("charge_id", field(charge, "charge_id")).stream()
-                        .filter(entry -> !field(entry, "refund_id").isEmpty()).toList());
-            }
-            if (!refunds.isEmpty()) {
-                break;
-            }
-            Thread.sleep(100);
+        List<String> refunds = new ArrayList<>();
+        for (String charge : ledger("reference", "order-" + orderId)) {
+            refunds.addAll(ledger("charge_id", field(charge, "charge_id")).stream()
+                    .filter(entry -> !field(entry, "refund_id").isEmpty()).toList());
         }
         String line = refunds.size() == 1
                 ? "refunded " + field(refunds.get(0), "amount_cents") + " (" + field(refunds.get(0), "refund_id")
