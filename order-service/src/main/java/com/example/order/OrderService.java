@@ -116,33 +116,24 @@ public class OrderService {
      * deadline. Empty when there is no such order for the caller.
      */
     public Mono<Cancellation> cancel(long orderId, LongPredicate visible, String by) {
-        Mono<Cancellation> cancel = orders.lockById(orderId)
+        Mono<Cancellation.Outcome> cancel = orders.lockById(orderId)
                 .filter(order -> visible.test(order.userId()))
                 .flatMap(order -> cancel(order, by));
         return transaction.transactional(cancel)
-                .flatMap(done -> orders.findById(orderId).map(now -> rebuild(done, now)));
+                .flatMap(outcome -> orders.findById(orderId).map(now -> new Cancellation(outcome, now)));
     }
 
-    private Mono<Cancellation> cancel(Order order, String by) {
-        State before = State.of(order);
-        Transition cancelled = OrderStateMachine.cancel(before);
+    private Mono<Cancellation.Outcome> cancel(Order order, String by) {
+        Transition cancelled = OrderStateMachine.cancel(State.of(order));
         if (!cancelled.applied()) {
-            return Mono.just(order.status() == OrderStatus.CANCELLED ? new Cancellation.AlreadyCancelled(order)
-                    : new Cancellation.Final(order));
+            return Mono.just(order.status() == OrderStatus.CANCELLED ? Cancellation.Outcome.ALREADY_CANCELLED
+                    : Cancellation.Outcome.FINAL);
         }
         OrderCancelled event = new OrderCancelled(UUID.randomUUID(), order.id(), "cancelled by " + by, Instant.now());
         log.info("Order {} cancelled by {} (was {})", order.id(), by, order.status());
         return orders.moveTo(order.id(), cancelled.next(), Pricing.NONE, event.eventId(), "Cancellation")
                 .then(outbox.append(event))
-                .thenReturn(new Cancellation.Cancelled(order));
-    }
-
-    private static Cancellation rebuild(Cancellation done, Order now) {
-        if (done instanceof Cancellation.Cancelled) {
-            return new Cancellation.Cancelled(now);
-        }
-        return done instanceof Cancellation.AlreadyCancelled ? new Cancellation.AlreadyCancelled(now)
-                : new Cancellation.Final(now);
+                .thenReturn(Cancellation.Outcome.CANCELLED);
     }
 
     public Mono<Order> find(long orderId) {

@@ -390,8 +390,7 @@ public final class Checker {
         SystemState.Money money = state.money();
         Map<String, List<SystemState.Refund>> refundsByCharge = money.refunds().stream()
                 .collect(Collectors.groupingBy(SystemState.Refund::chargeId));
-        Map<String, SystemState.Charge> chargesById = money.charges().stream()
-                .collect(Collectors.toMap(SystemState.Charge::chargeId, Function.identity(), (a, b) -> a));
+        Map<String, SystemState.Charge> chargesById = chargesById(money);
         Map<Long, List<SystemState.Charge>> succeededByOrder = new HashMap<>();
         for (SystemState.Charge charge : money.charges()) {
             Long orderId = orderOf(charge);
@@ -459,11 +458,11 @@ public final class Checker {
         List<String> violations = new ArrayList<>();
         SystemState.Money money = state.money();
         Map<Long, Long> succeeded = money.charges().stream().filter(SystemState.Charge::succeeded)
-                .map(this::orderOf).filter(id -> id != null)
+                .map(this::orderOf).filter(Objects::nonNull)
                 .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-        Set<Long> refunded = money.refunds().stream().map(refund -> money.charges().stream()
-                .filter(charge -> charge.chargeId().equals(refund.chargeId())).findFirst().map(this::orderOf)
-                .orElse(null)).filter(id -> id != null).collect(Collectors.toSet());
+        Map<String, SystemState.Charge> chargesById = chargesById(money);
+        Set<Long> refunded = money.refunds().stream().map(refund -> chargesById.get(refund.chargeId()))
+                .filter(Objects::nonNull).map(this::orderOf).filter(Objects::nonNull).collect(Collectors.toSet());
         money.payments().forEach((orderId, status) -> {
             switch (status) {
                 case "CREATED", "PROCESSING" -> violations.add("the payment of order " + orderId + " is left " + status);
@@ -486,6 +485,11 @@ public final class Checker {
             }
         });
         return violations;
+    }
+
+    private static Map<String, SystemState.Charge> chargesById(SystemState.Money money) {
+        return money.charges().stream()
+                .collect(Collectors.toMap(SystemState.Charge::chargeId, Function.identity(), (a, b) -> a));
     }
 
     /** The order a charge pays, from its reference; null for a reference payment-service never writes. */

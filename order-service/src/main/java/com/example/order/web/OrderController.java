@@ -127,14 +127,12 @@ class OrderController {
 
     private static ResponseEntity<OrderResponse> respond(Cancellation cancellation) {
         OrderResponse body = OrderResponse.of(cancellation.order());
-        if (cancellation instanceof Cancellation.Cancelled) {
-            return ResponseEntity.ok(body);
-        }
-        if (cancellation instanceof Cancellation.AlreadyCancelled) {
-            return ResponseEntity.ok().header(REPLAYED, "true").body(body);
-        }
-        throw new ApiProblem(OrderProblem.ORDER_FINAL, "order " + body.orderId() + " is " + body.status()
-                + ": its rejection already undid what it could, so there is nothing to cancel");
+        return switch (cancellation.outcome()) {
+            case CANCELLED -> ResponseEntity.ok(body);
+            case ALREADY_CANCELLED -> ResponseEntity.ok().header(REPLAYED, "true").body(body);
+            case FINAL -> throw new ApiProblem(OrderProblem.ORDER_FINAL, "order " + body.orderId() + " is "
+                    + body.status() + ": its rejection already undid what it could, so there is nothing to cancel");
+        };
     }
 
     @Operation(operationId = "findOrders", summary = "Find the order made for an intent, or the orders waiting in a status",

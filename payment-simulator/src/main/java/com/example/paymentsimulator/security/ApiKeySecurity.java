@@ -9,11 +9,11 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
 import org.springframework.security.web.server.authentication.ServerAuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
-import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
 
 import com.example.paymentsimulator.SimulatorProperties;
+import com.example.service.security.StatelessSecurity;
 
 /**
  * The provider's API ({@link #PROVIDER_API}) wants {@code Authorization: Bearer <simulator.api-key>}; everything else
@@ -42,14 +42,7 @@ public class ApiKeySecurity {
         apiKey.setServerAuthenticationConverter(ApiKeyAuthenticationManager::bearer);
         apiKey.setAuthenticationFailureHandler(new ServerAuthenticationEntryPointFailureHandler(refusals));
         apiKey.setSecurityContextRepository(NoOpServerSecurityContextRepository.getInstance());
-        return http
-                .csrf(ServerHttpSecurity.CsrfSpec::disable)
-                .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
-                .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
-                .logout(ServerHttpSecurity.LogoutSpec::disable)
-                .anonymous(ServerHttpSecurity.AnonymousSpec::disable)
-                .requestCache(cache -> cache.requestCache(NoOpServerRequestCache.getInstance()))
-                .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+        return StatelessSecurity.apply(http)
                 .addFilterAt(apiKey, SecurityWebFiltersOrder.AUTHENTICATION)
                 .authorizeExchange(exchanges -> exchanges.matchers(PROVIDER_API).authenticated()
                         .anyExchange().permitAll())

@@ -17,8 +17,6 @@ import org.springframework.security.oauth2.jwt.JwtClaimNames;
 import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.web.server.SecurityWebFilterChain;
-import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
-import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 
 /**
  * Every service is an OAuth2 resource server: a request needs {@code Authorization: Bearer <JWT>} signed by the
@@ -52,14 +50,7 @@ public class ServiceSecurityAutoConfiguration {
                     + "(env SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_...); ./stack and compose use a development key");
         }
         ProblemSecurityResponses problems = new ProblemSecurityResponses();
-        return http
-                .csrf(ServerHttpSecurity.CsrfSpec::disable)
-                .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
-                .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
-                .logout(ServerHttpSecurity.LogoutSpec::disable)
-                .anonymous(ServerHttpSecurity.AnonymousSpec::disable)
-                .requestCache(cache -> cache.requestCache(NoOpServerRequestCache.getInstance()))
-                .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+        return StatelessSecurity.apply(http)
                 .authorizeExchange(exchanges -> {
                     exchanges.pathMatchers(PUBLIC_PATHS).permitAll();
                     exchanges.matchers(new ManagementPort(environment)).permitAll();
