@@ -1,5 +1,6 @@
 package com.example.paymentsimulator;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
 
@@ -9,7 +10,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The faults in force, changed at run time through {@code PUT /faults} and kept in memory only: a restarted simulator
- * behaves. Each request draws its own dice, so a percentage is a rate over many requests, not a schedule.
+ * behaves. Each request draws its own dice, so a percentage is a rate over many requests, not a schedule. What the
+ * dice did is counted since the start ({@link #injected()}): a test's proof that its faults were dealt.
  */
 @Component
 public class FaultInjection {
@@ -18,6 +20,13 @@ public class FaultInjection {
 
     private final AtomicReference<Faults> current = new AtomicReference<>(Faults.NONE);
     private final RandomGenerator dice;
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong withheld = new AtomicLong();
+    private final AtomicLong declines = new AtomicLong();
+
+    /** How many faults the dice dealt since the start, by kind. */
+    public record Injected(long errors, long withheldAnswers, long declines) {
+    }
 
     FaultInjection(RandomGenerator dice) {
         this.dice = dice;
@@ -39,18 +48,26 @@ public class FaultInjection {
     }
 
     public boolean errorBefore() {
-        return draw(current.get().errorBeforePercent());
+        return draw(current.get().errorBeforePercent(), errors);
     }
 
     public boolean timeoutAfterCharge() {
-        return draw(current.get().timeoutAfterChargePercent());
+        return draw(current.get().timeoutAfterChargePercent(), withheld);
     }
 
     public boolean decline() {
-        return draw(current.get().declinePercent());
+        return draw(current.get().declinePercent(), declines);
     }
 
-    private boolean draw(int percent) {
-        return percent > 0 && dice.nextInt(100) < percent;
+    public Injected injected() {
+        return new Injected(errors.get(), withheld.get(), declines.get());
+    }
+
+    private boolean draw(int percent, AtomicLong dealt) {
+        boolean hit = percent > 0 && dice.nextInt(100) < percent;
+        if (hit) {
+            dealt.incrementAndGet();
+        }
+        return hit;
     }
 }

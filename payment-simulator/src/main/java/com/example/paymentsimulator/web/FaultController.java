@@ -32,13 +32,13 @@ class FaultController {
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     FaultsResponse set(@Valid @RequestBody FaultsRequest request) {
         faults.set(request.faults());
-        return FaultsResponse.of(faults.current());
+        return FaultsResponse.of(faults.current(), faults.injected());
     }
 
     @Operation(operationId = "getFaults", summary = "Get the faults in force")
     @ApiResponse(responseCode = "200", description = "The faults in force")
     @GetMapping
     FaultsResponse get() {
-        return FaultsResponse.of(faults.current());
+        return FaultsResponse.of(faults.current(), faults.injected());
     }
 }

@@ -295,6 +295,7 @@ class PaymentSimulatorApiIntegrationTests {
         setFaults("{\"error_before_percent\": 100}");
         String key = UUID.randomUUID().toString();
         String chargeId = chargeIdWithoutFaults();
+        long errorsBefore = injected("errors");
         setFaults("{\"error_before_percent\": 100}");
 
         charge(key, 100, "failed").expectStatus().isEqualTo(503)
@@ -306,6 +307,7 @@ class PaymentSimulatorApiIntegrationTests {
         client.get().uri("/charges/" + chargeId).exchange().expectStatus().isEqualTo(503);
 
         setFaults("{}");
+        assertThat(injected("errors") - errorsBefore).as("503s counted in GET /faults").isEqualTo(3);
         assertThat(ledger.count("select count(*) from charges where idempotency_key = ?", key)).isZero();
         assertThat(ledger.count("select count(*) from refunds where charge_id = ?", chargeId)).isZero();
         client.get().uri("/charges?idempotency_key=" + key).exchange().expectStatus().isNotFound();
@@ -320,7 +322,10 @@ class PaymentSimulatorApiIntegrationTests {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
         client.get().uri("/faults").exchange().expectStatus().isOk()
                 .expectBody().json("{\"latency_ms\": 400, \"error_before_percent\": 0, "
-                        + "\"timeout_after_charge_percent\": 0, \"decline_percent\": 0}", true);
+                        + "\"timeout_after_charge_percent\": 0, \"decline_percent\": 0}")
+                .jsonPath("$.injected.errors").isNumber()
+                .jsonPath("$.injected.withheld_answers").isNumber()
+                .jsonPath("$.injected.declines").isNumber();
     }
 
     @Test
@@ -344,6 +349,7 @@ class PaymentSimulatorApiIntegrationTests {
      */
     @Test
     void aWithheldAnswerLeavesTheChargeMade() {
+        long withheldBefore = injected("withheld_answers");
         setFaults("{\"timeout_after_charge_percent\": 100}");
         String impatient = UUID.randomUUID().toString();
         String patient = UUID.randomUUID().toString();
@@ -356,6 +362,8 @@ class PaymentSimulatorApiIntegrationTests {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(HOLD);
 
         setFaults("{}");
+        assertThat(injected("withheld_answers") - withheldBefore).as("withheld answers counted in GET /faults")
+                .isEqualTo(2);
         for (String key : List.of(impatient, patient)) {
             String chargeId = chargeId(client.get().uri("/charges?idempotency_key=" + key).exchange()
                     .expectStatus().isOk());
@@ -423,6 +431,13 @@ class PaymentSimulatorApiIntegrationTests {
 
     private static String chargeId(WebTestClient.ResponseSpec response) {
         return (String) response.expectBody(JSON_OBJECT).returnResult().getResponseBody().get("charge_id");
+    }
+
+    /** A counter of {@code GET /faults}' {@code injected}: faults dealt since the simulator started. */
+    private long injected(String counter) {
+        Map<?, ?> faults = client.get().uri("/faults").exchange().expectStatus().isOk().expectBody(JSON_OBJECT)
+                .returnResult().getResponseBody();
+        return ((Number) ((Map<?, ?>) faults.get("injected")).get(counter)).longValue();
     }
 
     private void setFaults(String json) {
