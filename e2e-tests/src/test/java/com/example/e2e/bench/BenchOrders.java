@@ -72,7 +72,7 @@ final class BenchOrders {
 
     static void stock(Seeder seeder) {
         seeder.stock(LongStream.range(FIRST_SKU, FIRST_SKU + SKUS).boxed()
-                .collect(Collectors.toMap(Function.identity(), sku -> 100_000_000)));
+                .collect(Collectors.toMap(Function.identity(), sku -> 100_000_000)), Seeder::variedPriceCents);
     }
 
     Intent fresh() {

@@ -17,6 +17,7 @@ import com.example.e2e.check.SystemState.OutboxRow;
 import com.example.e2e.check.SystemState.Reservation;
 import com.example.e2e.nemesis.FaultKind;
 import com.example.e2e.topology.Service;
+import com.example.e2e.workload.Cancellation;
 import com.example.e2e.workload.Catalog;
 import com.example.e2e.workload.History;
 import com.example.e2e.workload.IntentHistory;
@@ -616,6 +617,21 @@ public final class Checker {
                     .filter(order -> !(repliesLostOnPurpose && rejectedAtDeadline(order)))
                     .forEach(order -> violations.add(describe(intent) + " should be " + expected + " but order "
                             + order.id() + " is " + order.status() + " (" + order.rejectionReason() + ")")));
+            Cancellation cancellation = intent.cancellation();
+            if (cancellation != null) {
+                // The answer to the cancellation says how the order ends: cancelled, or rejected before it came.
+                String mustBe = cancellation.accepted() ? "CANCELLED" : cancellation.refusedAsFinal() ? "REJECTED" : null;
+                if (mustBe == null && cancellation.status() / 100 == 4) {
+                    violations.add(describe(intent) + ": the cancellation of its own order was refused with "
+                            + cancellation.status());
+                }
+                if (mustBe != null) {
+                    orders.stream().filter(order -> !order.status().equals(mustBe))
+                            .forEach(order -> violations.add(describe(intent) + ": the cancellation was answered "
+                                    + cancellation.status() + ", so order " + order.id() + " should be " + mustBe
+                                    + " but is " + order.status() + " (" + order.rejectionReason() + ")"));
+                }
+            }
             if (intent.intent().plan().mustFail() && intent.outcome() != Outcome.FAILED) {
                 violations.add(describe(intent) + " is an invalid request but ended " + intent.outcome());
             }

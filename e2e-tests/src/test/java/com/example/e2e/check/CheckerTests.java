@@ -20,6 +20,7 @@ import com.example.e2e.nemesis.Fault;
 import com.example.e2e.nemesis.FaultKind;
 import com.example.e2e.topology.Service;
 import com.example.e2e.workload.Attempt;
+import com.example.e2e.workload.Cancellation;
 import com.example.e2e.workload.IntentHistory;
 import com.example.e2e.workload.Outcome;
 
@@ -271,6 +272,28 @@ class CheckerTests {
 
         assertThat(cancelled).isNotNull();
         assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
+    }
+
+    /** The answer to a user's cancellation decides how its order must end: 200 cancelled, 409 rejected first. */
+    @Test
+    void anOrderThatDoesNotEndAsItsCancellationWasAnsweredIsReported() {
+        IntentHistory confirmed = run.intents.get(0);
+        run.intents.set(0, confirmed.cancelled(new Cancellation(200, 1)));
+        assertThat(failed()).containsExactly(Invariant.PLANNED_OUTCOMES);
+        assertThat(violations(Invariant.PLANNED_OUTCOMES)).singleElement().asString()
+                .endsWith("the cancellation was answered 200, so order 101 should be CANCELLED but is CONFIRMED (null)");
+
+        run.intents.set(0, confirmed.cancelled(new Cancellation(409, 2)));
+        assertThat(violations(Invariant.PLANNED_OUTCOMES)).singleElement().asString()
+                .endsWith("so order 101 should be REJECTED but is CONFIRMED (null)");
+
+        run.intents.set(0, confirmed.cancelled(new Cancellation(403, 1)));
+        assertThat(violations(Invariant.PLANNED_OUTCOMES)).singleElement().asString()
+                .endsWith("the cancellation of its own order was refused with 403");
+
+        // No answer at all (or a 5xx to the last request): either end is right.
+        run.intents.set(0, confirmed.cancelled(new Cancellation(0, 5)));
+        assertThat(failed()).isEmpty();
     }
 
     @Test

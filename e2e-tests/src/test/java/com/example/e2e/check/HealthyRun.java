@@ -152,7 +152,7 @@ final class HealthyRun {
     }
 
     Evidence evidence() {
-        return new Evidence(faults, duplicates, Map.of(), 1, 1, 2);
+        return new Evidence(faults, duplicates, Map.of(), 1, 1, 2, 0);
     }
 
     List<Verdict> check() {

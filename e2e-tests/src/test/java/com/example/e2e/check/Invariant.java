@@ -22,7 +22,8 @@ public enum Invariant {
             + "minus refunded = the confirmed orders' amounts"),
     PAYMENTS_SETTLED("no payment is left CREATED or PROCESSING, and payment-service's record agrees with the ledger"),
     ORDERS_FINAL_AND_CONSISTENT("every order is CONFIRMED, REJECTED or CANCELLED, with steps matching the other services' data"),
-    PLANNED_OUTCOMES("intents built to be confirmed are CONFIRMED, those built to be rejected are REJECTED, no valid request is refused"),
+    PLANNED_OUTCOMES("intents built to be confirmed are CONFIRMED, those built to be rejected are REJECTED, a cancelled "
+            + "order CANCELLED (REJECTED when the cancellation was refused as too late), no valid request is refused"),
     DLQS_EMPTY("every dead-letter queue is empty"),
     FAULTS_BIT("the faults happened and exercised their windows");
 

@@ -47,6 +47,11 @@ public record Requirement(String description, Predicate<Evidence> check) {
         return new Requirement("clients had to retry (the fault cut requests)", evidence -> evidence.retriedIntents() > 0);
     }
 
+    public static Requirement refundedCancellations() {
+        return new Requirement("a user cancelled an order that had been paid for, and it was refunded",
+                evidence -> evidence.refundedCancellations() > 0);
+    }
+
     boolean isMetBy(Evidence evidence) {
         return check.test(evidence);
     }

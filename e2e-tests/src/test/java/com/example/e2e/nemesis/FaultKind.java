@@ -19,5 +19,10 @@ public enum FaultKind {
     /** The broker's memory alarm raised while orders arrive (it blocks every publishing connection), then cleared. */
     BROKER_MEMORY_ALARM,
     /** Every service instance stopped (SIGTERM, graceful) and started again, one at a time. */
-    ROLLING_RESTART
+    ROLLING_RESTART,
+    /**
+     * The payment provider misbehaving for a while: 5xx before doing anything, answers withheld after charging (the
+     * unknown outcome), latency, declines.
+     */
+    PROVIDER_FAULTS
 }

@@ -1,6 +1,7 @@
 package com.example.e2e.nemesis;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeoutException;
@@ -27,7 +29,11 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
 import com.example.e2e.topology.BrokerNode;
+import com.example.e2e.topology.Service;
 import com.example.e2e.topology.ServiceNode;
 import com.example.e2e.topology.Topology;
 
@@ -41,14 +47,18 @@ public final class Nemesis {
 
     /** The exit status of a JVM killed by SIGKILL (128 + 9). */
     static final int SIGKILL_EXIT = 137;
-    /** How much longer than asked a killed broker may stay down while no event waits for it yet. */
-    private static final Duration BROKER_PATIENCE = Duration.ofSeconds(15);
+    /**
+     * How much longer than asked a fault may last while the flow has not met it yet: no event waited for a killed
+     * broker, no payment met the provider's faults.
+     */
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
     /** The exit code of a JVM that ended on SIGTERM after running its shutdown hooks (128 + 15). */
     private static final int SIGTERM_EXIT = 143;
     /** The exit status of a crash point (docs/contract.md). */
     static final int CRASH_EXIT = 86;
 
     private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -168,14 +178,14 @@ public final class Nemesis {
      * SIGKILL of the broker, down for {@code downtime}, then started again. It bites when the process is
      * gone and events piled up in the outboxes meanwhile (the flow really needed the broker). Right after
      * another fault the clients may still be backing off, so the broker stays down until the first event
-     * waits for it, or {@link #BROKER_PATIENCE} longer at most.
+     * waits for it, or {@link #PATIENCE} longer at most.
      */
     public Fault killBroker(Duration downtime) {
         Instant at = Instant.now();
         topology.broker().kill();
         boolean gone = !topology.broker().isRunning();
         Hold.forAtLeast(downtime);
-        long waiting = Hold.until(unsentRows, BROKER_PATIENCE);
+        long waiting = Hold.until(unsentRows, PATIENCE);
         topology.broker().start();
         return record(new Fault(FaultKind.BROKER_KILL, "rabbitmq", "down " + downtime.toSeconds() + " s", at,
                 Duration.between(at, Instant.now()), gone && waiting > 0, (gone ? "process gone after SIGKILL" : "process still alive")
@@ -186,7 +196,7 @@ public final class Nemesis {
      * Raises the broker's memory alarm for at least {@code duration} while orders arrive, then clears it: the broker
      * blocks every publishing connection, so the relays' events wait in the outboxes. It bites when events did wait
      * while the node reported the alarm; as for a broker kill, the alarm stays on until the first one does,
-     * {@link #BROKER_PATIENCE} longer at most. The node is asked every second whether the alarm is still in effect
+     * {@link #PATIENCE} longer at most. The node is asked every second whether the alarm is still in effect
      * and it is raised again if not (as sustained memory pressure would): the fault says how often that happened.
      */
     public Fault memoryAlarm(Duration duration) {
@@ -197,7 +207,7 @@ public final class Nemesis {
         long waiting = 0;
         try {
             long windowEnds = System.nanoTime() + duration.toNanos();
-            long patienceEnds = windowEnds + BROKER_PATIENCE.toNanos();
+            long patienceEnds = windowEnds + PATIENCE.toNanos();
             while (System.nanoTime() < patienceEnds && (System.nanoTime() < windowEnds || waiting <= 0)) {
                 Hold.forAtLeast(Duration.ofSeconds(1));
                 if (!broker.memoryAlarmed()) {
@@ -274,6 +284,75 @@ public final class Nemesis {
         return record(new Fault(FaultKind.REPLY_DEAD_LETTERED, queue, count + " messages", at,
                 Duration.between(at, Instant.now()), rejected == count,
                 rejected + " rejected without requeue, " + dead + " in " + queue + ".dlq"));
+    }
+
+    /**
+     * Makes the payment provider misbehave ({@code PUT /faults} on the simulator) for at least {@code duration} while
+     * orders are paid for, then behave again. It bites when the simulator dealt every kind of fault asked for at least
+     * once (its {@code GET /faults} counters): a 5xx, a withheld answer (an unknown outcome payment-service has to
+     * resolve by asking), a decline. As for a broker kill, the faults stay on until each kind was dealt once,
+     * {@link #PATIENCE} longer at most.
+     */
+    public Fault providerFaults(ProviderFaults faults, Duration duration) {
+        Instant at = Instant.now();
+        URI simulator = topology.node(Service.PAYMENT_SIMULATOR).baseUrl();
+        Injected before = injected(simulator);
+        Injected dealt = new Injected(0, 0, 0);
+        try {
+            setProviderFaults(simulator, faults);
+            long windowEnds = System.nanoTime() + duration.toNanos();
+            long patienceEnds = windowEnds + PATIENCE.toNanos();
+            while (System.nanoTime() < patienceEnds && (System.nanoTime() < windowEnds || !dealt.covers(faults))) {
+                Hold.forAtLeast(Duration.ofMillis(500));
+                dealt = injected(simulator).minus(before);
+            }
+        } finally {
+            setProviderFaults(simulator, ProviderFaults.NONE);
+        }
+        dealt = injected(simulator).minus(before);
+        return record(new Fault(FaultKind.PROVIDER_FAULTS, Service.PAYMENT_SIMULATOR.moduleName(), faults.toString(), at,
+                Duration.between(at, Instant.now()), dealt.covers(faults), dealt + ", then the provider behaved again"));
+    }
+
+    /** What the simulator's dice dealt ({@code GET /faults}' {@code injected}). */
+    private record Injected(long errors, long withheldAnswers, long declines) {
+
+        Injected minus(Injected earlier) {
+            return new Injected(errors - earlier.errors, withheldAnswers - earlier.withheldAnswers,
+                    declines - earlier.declines);
+        }
+
+        /** At least one of every kind the faults ask for. */
+        boolean covers(ProviderFaults faults) {
+            return (faults.errorBeforePercent() == 0 || errors > 0)
+                    && (faults.timeoutAfterChargePercent() == 0 || withheldAnswers > 0)
+                    && (faults.declinePercent() == 0 || declines > 0);
+        }
+
+        @Override
+        public String toString() {
+            return "the provider answered " + errors + " requests 503, withheld " + withheldAnswers
+                    + " answers after charging and declined " + declines + " charges";
+        }
+    }
+
+    private void setProviderFaults(URI simulator, ProviderFaults faults) {
+        HttpRequest request = HttpRequest.newBuilder(simulator.resolve("/faults")).timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(faults.json()))
+                .build();
+        Awaitility.await("PUT /faults " + faults.json()).atMost(READY_TIMEOUT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    }
+
+    private Injected injected(URI simulator) {
+        HttpRequest request = HttpRequest.newBuilder(simulator.resolve("/faults")).timeout(Duration.ofSeconds(5)).build();
+        JsonNode counters = Awaitility.await("GET /faults").atMost(READY_TIMEOUT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> JSON.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body())
+                        .required("injected"), Objects::nonNull);
+        return new Injected(counters.path("errors").asLong(), counters.path("withheld_answers").asLong(),
+                counters.path("declines").asLong());
     }
 
     /** Immediate stop of PostgreSQL, down for {@code downtime}, then started again. */

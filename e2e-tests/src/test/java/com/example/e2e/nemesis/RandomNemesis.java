@@ -19,7 +19,7 @@ import com.example.e2e.topology.Topology;
  * The soak's nemesis: one fault after another, from a seed. It first deals a deck that holds every
  * kind of fault at least once, including the crash points whose duplicates every consumer must see
  * (a relay crash after the broker's confirm in order-service and in a downstream service, a consumer
- * crash after commit), in shuffled order; then, while the workload lasts, it keeps striking at random
+ * crash after commit) and the payment provider's faults, in shuffled order; then, while the workload lasts, it keeps striking at random
  * with faults that prove themselves without traffic.
  */
 public final class RandomNemesis {
@@ -78,16 +78,18 @@ public final class RandomNemesis {
         deck.add(this::zombie);
         deck.add(n -> n.kill(topology.node(pick(Service.ours())), Duration.ofMillis(random.nextInt(1500))));
         deck.add(n -> n.killDuringStartup(topology.node(pick(Service.ours())), startupDelay()));
+        deck.add(this::providerFaults);
         Collections.shuffle(deck, random);
         return deck;
     }
 
     private Consumer<Nemesis> randomStrike() {
-        return switch (random.nextInt(5)) {
+        return switch (random.nextInt(6)) {
             case 0 -> n -> n.killBroker(Duration.ofSeconds(3 + random.nextInt(3)));
             case 1 -> n -> n.stopDatabase(Duration.ofSeconds(2 + random.nextInt(3)));
             case 2 -> this::zombie;
             case 3 -> n -> n.killDuringStartup(topology.node(pick(Service.ours())), startupDelay());
+            case 4 -> this::providerFaults;
             default -> n -> n.kill(topology.node(pick(Service.ours())), Duration.ofMillis(random.nextInt(1500)));
         };
     }
@@ -102,6 +104,15 @@ public final class RandomNemesis {
             }
         }
         n.kill(topology.node(pick(DOWNSTREAM)), Duration.ofSeconds(1));
+    }
+
+    /**
+     * The payment provider failing and withholding answers for a few seconds. Never declining: the mix's declined
+     * payments are the ones it must decline by their amount, and every other intent is planned to end as it says.
+     */
+    private void providerFaults(Nemesis n) {
+        n.providerFaults(new ProviderFaults(random.nextInt(200), 10 + random.nextInt(30), 10 + random.nextInt(30), 0),
+                Duration.ofSeconds(3 + random.nextInt(5)));
     }
 
     /** Early in a start-up: the JVM runs, Spring is not ready yet (a start takes about three seconds here). */

@@ -150,7 +150,7 @@ final class Scenario {
 
         List<Intent> planned = minutes > 0 ? List.of()
                 : onlyConfirmations ? generator.confirmations(intents) : generator.next(intents);
-        seeder.stock(catalog.initialStock());
+        seeder.stock(catalog.initialStock(), catalog::priceCents);
         seeder.coupons(catalog.couponsFor(planned));
         History warmUp = this.warmUp ? warmUp(system, catalog, client) : History.empty();
 
@@ -189,7 +189,10 @@ final class Scenario {
         SystemState state = system.reader().read();
         Evidence evidence = new Evidence(faultLog.faults(), logs.duplicatesSuppressed(),
                 redeliveredSince(redeliveriesBefore, system.reader().redeliveries(), faultLog), history.replays(),
-                history.replaysAfterRetry(), history.retriedIntents());
+                history.replaysAfterRetry(), history.retriedIntents(), state.orders().stream()
+                        .filter(order -> catalog.ownsUser(order.userId()) && order.status().equals("CANCELLED")
+                                && "REFUNDED".equals(order.paymentStep()))
+                        .count());
         List<Verdict> verdicts = Checker.check(catalog, history, state, evidence, requirements, quiet);
         ScenarioResult result = result(started, catalog, history, state, faultLog, evidence, verdicts, quiet.waited());
         system.report().add(result);

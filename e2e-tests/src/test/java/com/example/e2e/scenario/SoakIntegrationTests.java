@@ -31,6 +31,7 @@ class SoakIntegrationTests {
                 .requires(Requirement.fault(FaultKind.SERVICE_KILL), Requirement.fault(FaultKind.KILL_DURING_STARTUP),
                         Requirement.fault(FaultKind.CRASH_POINT), Requirement.fault(FaultKind.BROKER_KILL),
                         Requirement.fault(FaultKind.DATABASE_STOP), Requirement.fault(FaultKind.ZOMBIE),
+                        Requirement.fault(FaultKind.PROVIDER_FAULTS),
                         Requirement.duplicatesSuppressedIn(Service.ours()), Requirement.retriedIntents())
                 .run(setup -> {
                     ServiceNode second = setup.extraInstance(Service.INVENTORY);

@@ -16,6 +16,8 @@ import java.util.stream.LongStream;
  * <li>plenty skus: enough stock that no planned intent runs out;</li>
  * <li>scarce skus: two units each, for intents that race for them;</li>
  * <li>an empty sku: known to inventory with no stock, for intents that must be rejected;</li>
+ * <li>a luxury sku: plenty of stock, at a price no payment provider takes ({@link #LUXURY_PRICE_CENTS}), for intents
+ * whose payment must be declined;</li>
  * <li>a used coupon (redeemed by the scenario's warm-up order), shared coupons (raced for), and one
  * coupon of its own for each intent that wants one.</li>
  * </ul>
@@ -24,6 +26,11 @@ public final class Catalog {
 
     static final int PLENTY_STOCK = 5_000;
     static final int SCARCE_STOCK = 2;
+    /**
+     * The luxury sku's price: 5,000,000.00, declined by the payment simulator (it declines every amount above its
+     * {@code decline-above-cents}, 1,000,000.00 by default) even after the largest discount a coupon gives.
+     */
+    static final long LUXURY_PRICE_CENTS = 500_000_000L;
     private static final long USERS_PER_SLOT = 100_000;
     private static final long SKUS_PER_SLOT = 1_000;
 
@@ -83,6 +90,15 @@ public final class Catalog {
         return skuBase() + 99;
     }
 
+    long luxurySku() {
+        return skuBase() + 90;
+    }
+
+    /** A sku's price: the luxury sku's, else {@link Seeder#variedPriceCents}. */
+    public long priceCents(long sku) {
+        return sku == luxurySku() ? LUXURY_PRICE_CENTS : Seeder.variedPriceCents(sku);
+    }
+
     public boolean ownsSku(long skuId) {
         return skuId / SKUS_PER_SLOT == slot;
     }
@@ -93,6 +109,7 @@ public final class Catalog {
         plentySkus().forEach(sku -> stock.put(sku, PLENTY_STOCK));
         scarceSkus().forEach(sku -> stock.put(sku, SCARCE_STOCK));
         stock.put(emptySku(), 0);
+        stock.put(luxurySku(), PLENTY_STOCK);
         return stock;
     }
 

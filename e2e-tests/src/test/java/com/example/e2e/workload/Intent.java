@@ -1,5 +1,6 @@
 package com.example.e2e.workload;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -9,12 +10,19 @@ import java.util.UUID;
  *
  * @param couponCode     null for none
  * @param doubleSubmit   the client sends the first request twice at once (a double click)
+ * @param cancelAfter    how long after its order is acknowledged the user cancels it; null for never
  */
 public record Intent(int number, long userId, List<Long> skuIds, String couponCode, UUID idempotencyKey, Plan plan,
-        boolean doubleSubmit) {
+        boolean doubleSubmit, Duration cancelAfter) {
 
     public Intent {
         skuIds = List.copyOf(skuIds);
+    }
+
+    /** An intent its user does not cancel. */
+    public Intent(int number, long userId, List<Long> skuIds, String couponCode, UUID idempotencyKey, Plan plan,
+            boolean doubleSubmit) {
+        this(number, userId, skuIds, couponCode, idempotencyKey, plan, doubleSubmit, null);
     }
 
     /** The request body of POST /orders (docs/contract.md); built by hand so an invalid coupon code stays invalid. */

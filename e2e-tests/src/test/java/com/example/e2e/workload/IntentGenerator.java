@@ -1,5 +1,6 @@
 package com.example.e2e.workload;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.UUID;
 
 /**
  * Makes a scenario's intents from a seed, so that a run can be repeated exactly. Most intents must be
- * confirmed; the rest are rejected on purpose, race for scarce things, or are invalid.
+ * confirmed; the rest are rejected on purpose, race for scarce things, are cancelled by their users, or are invalid.
  */
 public final class IntentGenerator {
 
@@ -17,9 +18,17 @@ public final class IntentGenerator {
     private static final int BLOCKED_USER = 5;
     private static final int TOO_MANY_UNITS = 5;
     private static final int COUPON_USED = 5;
+    private static final int DECLINED = 3;
     private static final int CONTESTED = 8;
+    private static final int CANCELLED = 5;
     private static final int INVALID = 3;
     private static final int DOUBLE_SUBMIT = 5;
+    /**
+     * A cancellation comes up to this long after the order was acknowledged: an order is paid for within about a second
+     * of its creation when nothing is wrong (0.5 to 1 s seen on the processes driver), so cancellations land before
+     * the payment is asked for, while it is on its way to the provider, and after it succeeded.
+     */
+    private static final int CANCEL_WITHIN_MS = 2_500;
 
     private final Catalog catalog;
     private final RiskRules rules;
@@ -69,15 +78,20 @@ public final class IntentGenerator {
             case TOO_MANY_UNITS -> new Intent(number, user, plentyLines(rules.maxUnitsPerOrder() + 1 + random.nextInt(5)),
                     maybeOwnCoupon(), key, plan, doubleSubmit);
             case COUPON_USED -> new Intent(number, user, plentyLines(1), catalog.usedCoupon(), key, plan, doubleSubmit);
+            case DECLINED -> new Intent(number, user, withExtra(plentyLines(random.nextInt(2)), catalog.luxurySku()),
+                    maybeOwnCoupon(), key, plan, doubleSubmit);
             case CONTESTED -> contested(user, key, doubleSubmit);
+            case CANCELLED -> new Intent(number, user, plentyLines(1 + random.nextInt(3)), maybeOwnCoupon(), key, plan,
+                    doubleSubmit, Duration.ofMillis(random.nextInt(CANCEL_WITHIN_MS)));
             case INVALID -> new Intent(number, user, plentyLines(1), "NOT A VALID CODE!", key, plan, doubleSubmit);
         };
     }
 
     private Plan pick(int roll) {
-        int[] limits = { OUT_OF_STOCK, BLOCKED_USER, TOO_MANY_UNITS, COUPON_USED, CONTESTED, INVALID };
-        Plan[] plans = { Plan.OUT_OF_STOCK, Plan.BLOCKED_USER, Plan.TOO_MANY_UNITS, Plan.COUPON_USED, Plan.CONTESTED,
-                Plan.INVALID };
+        int[] limits = { OUT_OF_STOCK, BLOCKED_USER, TOO_MANY_UNITS, COUPON_USED, DECLINED, CONTESTED, CANCELLED,
+                INVALID };
+        Plan[] plans = { Plan.OUT_OF_STOCK, Plan.BLOCKED_USER, Plan.TOO_MANY_UNITS, Plan.COUPON_USED, Plan.DECLINED,
+                Plan.CONTESTED, Plan.CANCELLED, Plan.INVALID };
         int upTo = 0;
         for (int i = 0; i < plans.length; i++) {
             upTo += limits[i];

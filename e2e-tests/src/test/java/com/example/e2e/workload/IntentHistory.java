@@ -4,12 +4,24 @@ import java.util.List;
 
 /**
  * Everything the client saw of one intent: its attempts in order and the resulting outcome. An
- * ACKED intent knows its order id; an UNKNOWN one does not know whether an order exists.
+ * ACKED intent knows its order id; an UNKNOWN one does not know whether an order exists. An intent its user
+ * cancelled also has the cancellation's last answer.
+ *
+ * @param cancellation null when the user did not cancel
  */
-public record IntentHistory(Intent intent, List<Attempt> attempts, Outcome outcome) {
+public record IntentHistory(Intent intent, List<Attempt> attempts, Outcome outcome, Cancellation cancellation) {
 
     public IntentHistory {
         attempts = List.copyOf(attempts);
+    }
+
+    public IntentHistory(Intent intent, List<Attempt> attempts, Outcome outcome) {
+        this(intent, attempts, outcome, null);
+    }
+
+    /** The same history, with the user's cancellation of its order. */
+    public IntentHistory cancelled(Cancellation answer) {
+        return new IntentHistory(intent, attempts, outcome, answer);
     }
 
     /** The order id the client was given (every acked answer of one intent must name the same order). */

@@ -59,7 +59,48 @@ public final class OrderClient {
         }
         Outcome outcome = attempts.stream().anyMatch(Attempt::acked) ? Outcome.ACKED
                 : last.retryable() ? Outcome.UNKNOWN : Outcome.FAILED;
-        return new IntentHistory(intent, attempts, outcome);
+        IntentHistory placed = new IntentHistory(intent, attempts, outcome);
+        if (intent.cancelAfter() != null && outcome == Outcome.ACKED) {
+            LockSupport.parkNanos(intent.cancelAfter().toNanos());
+            return placed.cancelled(cancel(intent, placed.orderId()));
+        }
+        return placed;
+    }
+
+    /**
+     * The user's cancellation of its order: {@code POST /orders/{id}/cancellation}, sent again on a timeout, a
+     * connection error or a 5xx (it is idempotent: a repeat answers the order as it is), as the order was.
+     */
+    private Cancellation cancel(Intent intent, long orderId) {
+        long deadline = System.nanoTime() + policy.deadline().toNanos();
+        int requests = 0;
+        int status = 0;
+        while (requests < policy.maxAttempts() && System.nanoTime() < deadline) {
+            if (requests > 0) {
+                LockSupport.parkNanos(policy.backoff(requests).toNanos());
+            }
+            List<URI> targets = orderServices.get();
+            URI target = targets.get(Math.floorMod(intent.number() + requests, targets.size()));
+            HttpRequest request = HttpRequest.newBuilder(target.resolve("/orders/" + orderId + "/cancellation"))
+                    .timeout(policy.requestTimeout())
+                    .header("Authorization", "Bearer " + tokens.computeIfAbsent(intent.userId(), TestTokens::customer))
+                    .header("X-Request-Id", "e2e-" + intent.number() + "-cancel-" + requests)
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build();
+            requests++;
+            try {
+                status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            } catch (IOException e) {
+                status = 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while cancelling intent " + intent.number(), e);
+            }
+            if (status != 0 && status < 500) {
+                break;
+            }
+        }
+        return new Cancellation(status, requests);
     }
 
     /** The first request, or two at once for a double submit; the one that decides what comes next. */

@@ -4,9 +4,11 @@ import java.util.Optional;
 
 /**
  * Why an intent is in the workload and how it must end. Most intents must be confirmed; some are
- * built to be rejected (out of stock, blocked user, too many units, a coupon another order holds), some
- * race for scarce stock or a shared coupon (either end is right), and a few are invalid requests that
- * the API must refuse without creating anything.
+ * built to be rejected (out of stock, blocked user, too many units, a coupon another order holds, a payment the
+ * provider declines), some race for scarce stock or a shared coupon (either end is right), some are cancelled by
+ * their user while they are being paid for (cancelled, or rejected when the cancellation came too late: the
+ * answer to the cancellation says which), and a few are invalid requests that the API must refuse without creating
+ * anything.
  */
 public enum Plan {
 
@@ -15,7 +17,9 @@ public enum Plan {
     BLOCKED_USER("REJECTED"),
     TOO_MANY_UNITS("REJECTED"),
     COUPON_USED("REJECTED"),
+    DECLINED("REJECTED"),
     CONTESTED(null),
+    CANCELLED(null),
     INVALID(null);
 
     private final String expectedStatus;

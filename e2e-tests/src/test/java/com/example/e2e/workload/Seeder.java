@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Supplier;
 
 import org.awaitility.Awaitility;
@@ -31,14 +32,14 @@ public final class Seeder {
         this.coupons = coupons;
     }
 
-    /** Sets each sku's units, and its price ({@link #priceCents}). */
-    public void stock(Map<Long, Integer> stock) {
-        stock.forEach((sku, available) -> put(inventory, "/stock/" + sku,
-                "{\"available\": " + available + ", \"price_cents\": " + priceCents(sku) + "}"));
+    /** Sets each sku's units and its price. */
+    public void stock(Map<Long, Integer> units, LongUnaryOperator priceCents) {
+        units.forEach((sku, available) -> put(inventory, "/stock/" + sku,
+                "{\"available\": " + available + ", \"price_cents\": " + priceCents.applyAsLong(sku) + "}"));
     }
 
-    /** A sku's price: 1.00 to 99.99, varied so that an amount that adds the wrong units does not come out right. */
-    public static long priceCents(long sku) {
+    /** A price of 1.00 to 99.99, varied by sku so that an amount that adds the wrong units does not come out right. */
+    public static long variedPriceCents(long sku) {
         return 100 + Math.floorMod(sku * 37, 9_900);
     }
 
