@@ -120,7 +120,9 @@ public final class BenchReport {
                 .append(ms(millis)).append(" |\n"));
         md.append("| **system** | **").append(ms(cost.systemCpuMillisPerOrder())).append("** |\n")
                 .append("| load generator (the benchmark's JVM, not part of the system) | ")
-                .append(ms(cost.loadGeneratorCpuMillisPerOrder())).append(" |\n\n")
+                .append(ms(cost.loadGeneratorCpuMillisPerOrder())).append(" |\n")
+                .append("| payment provider (the simulator every paid order is charged at, not part of the system) | ")
+                .append(ms(cost.providerCpuMillisPerOrder())).append(" |\n\n")
                 .append("| database | transactions per order |\n|---|---:|\n");
         cost.transactionsPerOrder().forEach((database, count) -> md.append("| ").append(cell(database)).append(" | ")
                 .append(decimal(count)).append(" |\n"));

@@ -91,6 +91,7 @@ class BenchReportTests {
                 .contains("| order-service | 23.0 |\n| inventory-service | 18.0 |")
                 .contains("| PostgreSQL | 21.0 |\n| RabbitMQ | 11.0 |\n| **system** | **100.0** |")
                 .contains("| load generator (the benchmark's JVM, not part of the system) | 4.50 |")
+                .contains("| payment provider (the simulator every paid order is charged at, not part of the system) | 1.25 |")
                 .contains("| orders | 7.00 |")
                 .contains("| all | 19.0 |")
                 .contains("| | 4.00 | 6.00 | 6.00 |")
@@ -277,7 +278,7 @@ class BenchReportTests {
             double risk, double postgres, double rabbit, long orderServiceMib) {
         return new BenchResult.Cost(8, 30, orders, 0, 0, seconds, ordered("order-service", order, "inventory-service",
                 inventory, "coupon-service", coupon, "risk-service", risk, "PostgreSQL", postgres, "RabbitMQ", rabbit),
-                4.5, ordered("orders", 7.0, "inventory", 4.0, "coupons", 4.0, "risk", 4.0),
+                4.5, 1.25, ordered("orders", 7.0, "inventory", 4.0, "coupons", 4.0, "risk", 4.0),
                 new BenchResult.Messages(4, 6, 6), ordered("order-service", orderServiceMib * MIB,
                         "inventory-service", 200 * MIB, "coupon-service", 200 * MIB, "risk-service", 200 * MIB));
     }

@@ -59,15 +59,17 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param failed                  requests not answered 201
      * @param notFinal                of those placed, not final when the phase stopped waiting (should be 0)
      * @param secondsToFinal          from the first request until the last order became final
-     * @param cpuMillisPerOrder       the system's processes: the four services, PostgreSQL (the postmaster and all its
+     * @param cpuMillisPerOrder       the system's processes: the five services, PostgreSQL (the postmaster and all its
      *                                children) and RabbitMQ (the node's VM and its children), by name
      * @param loadGeneratorCpuMillisPerOrder the benchmark's own JVM, which places the orders (and waits for them)
+     * @param providerCpuMillisPerOrder the payment simulator, standing in for the external provider every paid order
+     *                                is charged at: not part of the system either
      * @param transactionsPerOrder    committed and rolled back transactions, by service database
      * @param messagesPerOrder        what the broker counted
      * @param residentBytes           each service's resident set size (VmRSS) when the last order became final
      */
     public record Cost(int clients, double placingSeconds, long orders, int failed, long notFinal, double secondsToFinal,
-            Map<String, Double> cpuMillisPerOrder, double loadGeneratorCpuMillisPerOrder,
+            Map<String, Double> cpuMillisPerOrder, double loadGeneratorCpuMillisPerOrder, double providerCpuMillisPerOrder,
             Map<String, Double> transactionsPerOrder, Messages messagesPerOrder, Map<String, Long> residentBytes) {
 
         /** Orders per second the whole pipeline finished: placed and final. */
@@ -75,7 +77,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
             return secondsToFinal <= 0 ? 0 : orders / secondsToFinal;
         }
 
-        /** The services, PostgreSQL and RabbitMQ together; the load generator is not part of the system. */
+        /** The services, PostgreSQL and RabbitMQ together; the load generator and the provider are not part of it. */
         public double systemCpuMillisPerOrder() {
             return cpuMillisPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
         }

@@ -47,7 +47,7 @@ final class CostPhase {
     private CostPhase() {
     }
 
-    /** The system's processes: the four services, PostgreSQL and RabbitMQ, each with its descendants. */
+    /** The system's processes: the five services, PostgreSQL and RabbitMQ, each with its descendants. */
     static List<ProcessCpu.Tracked> systemProcesses(ProcessTopology topology) {
         List<ProcessCpu.Tracked> processes = new ArrayList<>();
         for (Service service : Service.ours()) {
@@ -69,6 +69,9 @@ final class CostPhase {
             List<ProcessCpu.Tracked> system = systemProcesses(topology);
             List<ProcessCpu.Tracked> tracked = new ArrayList<>(system);
             tracked.add(LOAD_GENERATOR);
+            ProcessCpu.Tracked provider = new ProcessCpu.Tracked(Service.PAYMENT_SIMULATOR.moduleName(),
+                    topology.pid(topology.node(Service.PAYMENT_SIMULATOR)), true);
+            tracked.add(provider);
             ProcessCpu.Snapshot cpuBefore = ProcessCpu.read(tracked);
             Map<String, Long> transactionsBefore = DatabaseTransactions.read(topology.database());
             BrokerMessages.Counts messagesBefore = BrokerMessages.read(topology.broker());
@@ -110,7 +113,7 @@ final class CostPhase {
             });
             BenchResult.Cost cost = new BenchResult.Cost(clients, placing.toSeconds(), ordersPlaced, placed.errors(),
                     notFinal, Duration.between(started, lastFinal).toNanos() / 1e9, cpuPerOrder,
-                    cpu.get(LOAD_GENERATOR.name()) / perOrder, transactionsPerOrder,
+                    cpu.get(LOAD_GENERATOR.name()) / perOrder, cpu.get(provider.name()) / perOrder, transactionsPerOrder,
                     new BenchResult.Messages(messages.published() / perOrder, messages.delivered() / perOrder,
                             messages.acknowledged() / perOrder), resident);
             log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order {}", name,
