@@ -79,11 +79,10 @@ public final class OrderClient {
             if (requests > 0) {
                 LockSupport.parkNanos(policy.backoff(requests).toNanos());
             }
-            List<URI> targets = orderServices.get();
-            URI target = targets.get(Math.floorMod(intent.number() + requests, targets.size()));
-            HttpRequest request = HttpRequest.newBuilder(target.resolve("/orders/" + orderId + "/cancellation"))
+            HttpRequest request = HttpRequest.newBuilder(target(intent, requests).resolve("/orders/" + orderId
+                            + "/cancellation"))
                     .timeout(policy.requestTimeout())
-                    .header("Authorization", "Bearer " + tokens.computeIfAbsent(intent.userId(), TestTokens::customer))
+                    .header("Authorization", bearer(intent))
                     .header("X-Request-Id", "e2e-" + intent.number() + "-cancel-" + requests)
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build();
@@ -119,12 +118,11 @@ public final class OrderClient {
     }
 
     private Attempt send(Intent intent, int attemptNumber) {
-        List<URI> targets = orderServices.get();
-        URI target = targets.get(Math.floorMod(intent.number() + attemptNumber, targets.size()));
+        URI target = target(intent, attemptNumber);
         HttpRequest request = HttpRequest.newBuilder(target.resolve("/orders"))
                 .timeout(policy.requestTimeout())
                 .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + tokens.computeIfAbsent(intent.userId(), TestTokens::customer))
+                .header("Authorization", bearer(intent))
                 .header("X-Request-Id", "e2e-" + intent.number() + "-" + UUID.randomUUID().toString().substring(0, 8))
                 .POST(HttpRequest.BodyPublishers.ofString(intent.requestBody()))
                 .build();
@@ -147,6 +145,16 @@ public final class OrderClient {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while placing intent " + intent.number(), e);
         }
+    }
+
+    /** The instance for an intent's attempt: the next one on each retry, as a load balancer would. */
+    private URI target(Intent intent, int attempt) {
+        List<URI> targets = orderServices.get();
+        return targets.get(Math.floorMod(intent.number() + attempt, targets.size()));
+    }
+
+    private String bearer(Intent intent) {
+        return "Bearer " + tokens.computeIfAbsent(intent.userId(), TestTokens::customer);
     }
 
     private static long orderId(String body) {
