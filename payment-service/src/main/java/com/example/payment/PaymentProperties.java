@@ -74,7 +74,9 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
     }
 
     /**
-     * @param pollInterval  how often the worker looks for due payments (besides being woken when one is asked for)
+     * @param pollInterval  how often the worker looks for due payments besides being woken (when one is asked for, or
+     *                      when one this instance left for later is due again): for the payments of other instances,
+     *                      including those that crashed, and any wake-up that was lost
      * @param batchSize     payments claimed, and worked on concurrently, per round
      * @param leaseMargin   added to the longest an attempt can take: how long a claimed payment is left to the
      *                      instance that claimed it before another may take it up
@@ -82,7 +84,7 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      * @param statsInterval how often the payment gauges are refreshed from the database
      * @param drainTimeout  how long stopping waits for the round in flight
      */
-    public record Worker(@DefaultValue("100ms") Duration pollInterval, @DefaultValue("16") int batchSize,
+    public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("16") int batchSize,
             @DefaultValue("1s") Duration leaseMargin, @DefaultValue Backoff backoff,
             @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout) {
 

@@ -186,7 +186,8 @@ class PaymentWork {
             log.warn("No conclusive answer from the provider for the payment of order {} ({}, attempt {}): {}; "
                     + "asking again in {}", payment.orderId(), payment.status(), payment.attempts(), outcome, delay);
         }
-        return payments.retryLater(payment.orderId(), payment.status(), delay);
+        return payments.retryLater(payment.orderId(), payment.status(), delay)
+                .doOnSuccess(done -> wakeUps.wakeIn(delay));
     }
 
     /**

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageBuilder;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
@@ -51,14 +52,16 @@ import tools.jackson.databind.node.ObjectNode;
  * do, what the provider's ledger shows afterwards (one charge per order at most, whatever the faults), what is
  * announced on payment.events, and the operators' API. One application context for all of it.
  *
- * <p>The provider's timeout is short and the backoff of unknown outcomes quick, so faults resolve within seconds.
+ * <p>The provider's timeout is short and the backoff of unknown outcomes quick, so faults resolve within seconds. The
+ * worker never polls here: every payment must be taken up by a wake-up, the one after its event was applied or the
+ * one timed for the end of its backoff.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure
 @TestPropertySource(properties = { "payment.provider.timeout=2s", "payment.provider.connect-timeout=500ms",
         "payment.provider.retries=2", "payment.provider.retry-backoff=50ms",
         "payment.provider.retry-max-backoff=200ms", "payment.worker.backoff.initial=200ms",
-        "payment.worker.backoff.max=1s", "payment.worker.stats-interval=500ms",
+        "payment.worker.backoff.max=1s", "payment.worker.stats-interval=500ms", "payment.worker.poll-interval=1h",
         "spring.cloud.stream.default.consumer.concurrency=2",
         "spring.cloud.stream.rabbit.default.consumer.prefetch=1" })
 class PaymentIntegrationTests extends ConsumerTestSupport {
@@ -77,6 +80,9 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    WorkerWakeUps wakeUps;
 
     private final ProviderSimulator provider = ProviderSimulator.get();
 
@@ -290,6 +296,7 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
         database.execute("insert into payments (order_id, user_id, amount_cents, status, charge_key, attempts, "
                 + "next_attempt_at) values (?, 7, 1800, 'PROCESSING', ?, 1, now())", orderId, "payment-" + orderId
                 + "-charge");
+        pollNow();
 
         assertThat(awaitReplies(orderId, 1)).containsExactly("PaymentSucceeded");
         assertThat(onlyCharge(orderId).path("idempotency_key").asString()).isEqualTo("payment-" + orderId + "-charge");
@@ -308,6 +315,7 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
         database.execute("insert into payments (order_id, user_id, amount_cents, status, charge_key, attempts, "
                 + "next_attempt_at) values (?, 7, 1900, 'PROCESSING', ?, 10, now())", orderId, "payment-" + orderId
                 + "-charge");
+        pollNow(); // then every attempt after a backoff is started by the wake-up timed for its end
 
         await().atMost(PATIENCE).until(() -> providerCalls("find", "unknown") - unknownLookUps >= 3);
         assertThat(payment(orderId)).containsEntry("status", "PROCESSING");
@@ -425,6 +433,11 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
 
     private static OrderCancelled cancel(long orderId) {
         return new OrderCancelled(UUID.randomUUID(), orderId, "risk rejected", Instant.now());
+    }
+
+    /** What the worker's poll does in production (it never polls here): a row no event announced is found. */
+    private void pollNow() {
+        wakeUps.wake();
     }
 
     private void awaitProcessed(OrderEvent event) {
