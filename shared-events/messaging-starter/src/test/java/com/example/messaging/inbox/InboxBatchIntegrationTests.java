@@ -115,7 +115,9 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
                 assertThat(counter("events.duplicates", null) - duplicatesBefore).isEqualTo(2));
         assertThat(counter("events.poison", null) - poisonBefore).isEqualTo(1);
         assertThat(batches().count() - batchesBefore).as("23 deliveries in batches of at most 8").isBetween(3L, 22L);
-        assertThat(batches().max()).isEqualTo(8);
+        // Batches form from what arrived while the one before was applied: how large they grow depends on the
+        // machine's timing (a loaded CI machine saw 7 at most), never beyond the size.
+        assertThat(batches().max()).as("the largest batch").isBetween(2.0, 8.0);
         assertThat(orders).allSatisfy(order -> assertThat(database.count(
                 "select count(*) from processed_events where event_id = ?", order.eventId())).isEqualTo(1));
         awaitQueueDrained(QUEUE);
