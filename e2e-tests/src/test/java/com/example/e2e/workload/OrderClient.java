@@ -59,26 +59,15 @@ public final class OrderClient {
         }
         Outcome outcome = attempts.stream().anyMatch(Attempt::acked) ? Outcome.ACKED
                 : last.retryable() ? Outcome.UNKNOWN : Outcome.FAILED;
-        return new IntentHistory(intent, attempts, outcome);
-    }
-
-    /** Whether the user of a placed intent goes on to cancel its order ({@link #cancel(IntentHistory)}). */
-    public static boolean cancels(IntentHistory placed) {
-        return placed.intent().cancel() != null && placed.outcome() == Outcome.ACKED;
-    }
-
-    /**
-     * The user's cancellation of an order it placed, when the intent says: after its delay, counted from the answer
-     * or from when the user saw the order final. Separate from {@link #place(Intent)}, so that a client waiting to
-     * cancel does not hold up the next intents.
-     */
-    public IntentHistory cancel(IntentHistory placed) {
-        Intent intent = placed.intent();
-        if (intent.cancel().onceFinal()) {
-            awaitFinal(intent, placed.orderId());
+        IntentHistory placed = new IntentHistory(intent, attempts, outcome);
+        if (intent.cancel() != null && outcome == Outcome.ACKED) {
+            if (intent.cancel().onceFinal()) {
+                awaitFinal(intent, placed.orderId());
+            }
+            LockSupport.parkNanos(intent.cancel().delay().toNanos());
+            return placed.cancelled(cancel(intent, placed.orderId()));
         }
-        LockSupport.parkNanos(intent.cancel().delay().toNanos());
-        return placed.cancelled(cancel(intent, placed.orderId()));
+        return placed;
     }
 
     /**

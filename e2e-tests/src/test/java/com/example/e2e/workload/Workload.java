@@ -17,8 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * N concurrent clients working through a list of intents, optionally paced so that a run lasts long
  * enough for faults to land in the middle of it. Each client places one intent at a time (with its
- * retries) and records its history; a user who cancels its order does so on a thread of its own, while its client
- * goes on. Progress is readable while it runs.
+ * retries) and records its history. Progress is readable while it runs.
  */
 public final class Workload {
 
@@ -47,13 +46,6 @@ public final class Workload {
             thread.setDaemon(true);
             return thread;
         });
-        // Users who cancel wait for it on threads of their own: the clients go on placing the next intents meanwhile.
-        ExecutorService cancelling = Executors.newCachedThreadPool(runnable -> {
-            Thread thread = new Thread(runnable, "e2e-cancel");
-            thread.setDaemon(true);
-            return thread;
-        });
-        List<Future<IntentHistory>> cancellations = Collections.synchronizedList(new ArrayList<>());
         long begin = System.nanoTime();
         AtomicInteger issued = new AtomicInteger();
         try {
@@ -64,32 +56,23 @@ public final class Workload {
                     while ((intent = queue.poll()) != null) {
                         pace(begin, issued.getAndIncrement());
                         started.incrementAndGet();
-                        IntentHistory placed = client.place(intent);
-                        count(placed);
-                        if (OrderClient.cancels(placed)) {
-                            cancellations.add(cancelling.submit(() -> client.cancel(placed)));
-                        } else {
-                            histories.add(placed);
-                        }
+                        IntentHistory history = client.place(intent);
+                        count(history);
+                        histories.add(history);
                     }
                 }));
             }
             for (Future<?> worker : workers) {
                 worker.get();
             }
-            for (Future<IntentHistory> cancellation : cancellations) {
-                histories.add(cancellation.get());
-            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("a client or a cancellation failed", e.getCause());
+            throw new IllegalStateException("a client failed", e.getCause());
         } finally {
             pool.shutdownNow();
-            cancelling.shutdownNow();
             awaitTermination(pool);
-            awaitTermination(cancelling);
         }
         return new History(histories);
     }
