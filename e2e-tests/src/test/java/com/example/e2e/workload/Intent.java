@@ -10,26 +10,10 @@ import java.util.UUID;
  *
  * @param couponCode     null for none
  * @param doubleSubmit   the client sends the first request twice at once (a double click)
- * @param cancel         when the user cancels its order; null for never
+ * @param cancelAfter    how long after its order is acknowledged the user cancels it; null for never
  */
 public record Intent(int number, long userId, List<Long> skuIds, String couponCode, UUID idempotencyKey, Plan plan,
-        boolean doubleSubmit, Cancel cancel) {
-
-    /**
-     * When a user cancels: {@code delay} after its order was acknowledged (racing the payment: before it was asked
-     * for, while the charge is on its way or after it succeeded), or, {@code onceFinal}, {@code delay} after the user
-     * saw its order final (a paid order: the cancellation must refund it).
-     */
-    public record Cancel(Duration delay, boolean onceFinal) {
-
-        public static Cancel racing(Duration delay) {
-            return new Cancel(delay, false);
-        }
-
-        public static Cancel onceFinal(Duration delay) {
-            return new Cancel(delay, true);
-        }
-    }
+        boolean doubleSubmit, Duration cancelAfter) {
 
     public Intent {
         skuIds = List.copyOf(skuIds);

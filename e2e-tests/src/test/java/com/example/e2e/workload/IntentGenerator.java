@@ -24,14 +24,11 @@ public final class IntentGenerator {
     private static final int INVALID = 3;
     private static final int DOUBLE_SUBMIT = 5;
     /**
-     * Half the cancellations race the payment: they come up to this long after the order was acknowledged. An order is
-     * paid for within about a second of its creation when nothing is wrong (0.5 to 1 s seen on the processes driver),
-     * so they land before the payment is asked for, while it is on its way to the provider, and after it succeeded.
-     * The other half come up to {@link #CANCEL_ONCE_FINAL_WITHIN_MS} after the user saw its order final: whatever
-     * the provider did meanwhile, a paid order is then cancelled and must be refunded.
+     * A cancellation comes up to this long after the order was acknowledged: an order is paid for within about a second
+     * of its creation when nothing is wrong (0.5 to 1 s seen on the processes driver), so cancellations land before
+     * the payment is asked for, while it is on its way to the provider, and after it succeeded.
      */
     private static final int CANCEL_WITHIN_MS = 2_500;
-    private static final int CANCEL_ONCE_FINAL_WITHIN_MS = 500;
 
     private final Catalog catalog;
     private final RiskRules rules;
@@ -85,8 +82,7 @@ public final class IntentGenerator {
                     maybeOwnCoupon(), key, plan, doubleSubmit);
             case CONTESTED -> contested(user, key, doubleSubmit);
             case CANCELLED -> new Intent(number, user, plentyLines(1 + random.nextInt(3)), maybeOwnCoupon(), key, plan,
-                    doubleSubmit, random.nextBoolean() ? Intent.Cancel.racing(Duration.ofMillis(random.nextInt(CANCEL_WITHIN_MS)))
-                            : Intent.Cancel.onceFinal(Duration.ofMillis(random.nextInt(CANCEL_ONCE_FINAL_WITHIN_MS))));
+                    doubleSubmit, Duration.ofMillis(random.nextInt(CANCEL_WITHIN_MS)));
             case INVALID -> new Intent(number, user, plentyLines(1), "NOT A VALID CODE!", key, plan, doubleSubmit);
         };
     }

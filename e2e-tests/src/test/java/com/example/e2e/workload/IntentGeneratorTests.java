@@ -46,12 +46,10 @@ class IntentGeneratorTests {
         assertThat(of(intents, Plan.INVALID)).allMatch(intent -> !intent.couponCode().matches("[A-Za-z0-9_-]{1,64}"));
         assertThat(of(intents, Plan.DECLINED)).allMatch(intent -> intent.skuIds().contains(catalog.luxurySku())
                 && intent.skuIds().size() <= rules.maxUnitsPerOrder() && !blocked.contains(intent.userId()));
-        assertThat(of(intents, Plan.CANCELLED)).allMatch(intent -> intent.cancel() != null
+        assertThat(of(intents, Plan.CANCELLED)).allMatch(intent -> intent.cancelAfter() != null
                 && intent.skuIds().stream().allMatch(sku -> catalog.priceCents(sku) < Catalog.LUXURY_PRICE_CENTS));
         assertThat(intents).filteredOn(intent -> intent.plan() != Plan.CANCELLED)
-                .allMatch(intent -> intent.cancel() == null);
-        assertThat(of(intents, Plan.CANCELLED)).extracting(intent -> intent.cancel().onceFinal())
-                .containsOnly(true, false);
+                .allMatch(intent -> intent.cancelAfter() == null);
         assertThat(of(intents, Plan.CONFIRM)).allMatch(intent -> intent.skuIds().size() <= rules.maxUnitsPerOrder()
                 && intent.skuIds().stream().allMatch(sku -> catalog.initialStock().get(sku) >= Catalog.PLENTY_STOCK
                         && catalog.priceCents(sku) < Catalog.LUXURY_PRICE_CENTS)

@@ -60,44 +60,11 @@ public final class OrderClient {
         Outcome outcome = attempts.stream().anyMatch(Attempt::acked) ? Outcome.ACKED
                 : last.retryable() ? Outcome.UNKNOWN : Outcome.FAILED;
         IntentHistory placed = new IntentHistory(intent, attempts, outcome);
-        if (intent.cancel() != null && outcome == Outcome.ACKED) {
-            if (intent.cancel().onceFinal()) {
-                awaitFinal(intent, placed.orderId());
-            }
-            LockSupport.parkNanos(intent.cancel().delay().toNanos());
+        if (intent.cancelAfter() != null && outcome == Outcome.ACKED) {
+            LockSupport.parkNanos(intent.cancelAfter().toNanos());
             return placed.cancelled(cancel(intent, placed.orderId()));
         }
         return placed;
-    }
-
-    /**
-     * Reads the order ({@code GET /orders/{id}}) every 200 ms until it is no longer {@code CREATED}, as a user
-     * refreshing its order's page would, for at most the retry policy's deadline (then the user cancels anyway).
-     * A failed read is read again: order-service may be down for a while.
-     */
-    private void awaitFinal(Intent intent, long orderId) {
-        long deadline = System.nanoTime() + policy.deadline().toNanos();
-        for (int read = 0; System.nanoTime() < deadline; read++) {
-            HttpRequest request = HttpRequest.newBuilder(target(intent, read).resolve("/orders/" + orderId))
-                    .timeout(policy.requestTimeout())
-                    .header("Authorization", bearer(intent))
-                    .header("X-Request-Id", "e2e-" + intent.number() + "-read-" + read)
-                    .GET()
-                    .build();
-            try {
-                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200
-                        && !"CREATED".equals(JSON.readTree(response.body()).path("status").asString())) {
-                    return;
-                }
-            } catch (IOException e) {
-                // read again below
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading the order of intent " + intent.number(), e);
-            }
-            LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
-        }
     }
 
     /**
