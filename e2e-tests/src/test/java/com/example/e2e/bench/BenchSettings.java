@@ -8,10 +8,9 @@ import java.util.OptionalDouble;
  * The sizes of a benchmark run, each a system property ({@code ./stack bench} passes them through).
  *
  * @param systemWarmup orders through the whole system before anything is measured, so that every service's JIT
- *                     has compiled its hot paths (bench.system-warmup-seconds). Four minutes: with five services
- *                     and the simulator compiling on two cores, 60 s left C2 busy in the measured phase, which then
- *                     showed 78 ms of CPU per order and 21 orders/s where the same machine measured 42 ms and 40
- *                     orders/s after 240 s (2026-12-03, docs/performance/levers.md, "Seventh round")
+ *                     has compiled its hot paths (bench.system-warmup-seconds). Four minutes: six JVMs compile
+ *                     on two cores, and 60 s left C2 busy in the measured phase (docs/performance/levers.md,
+ *                     "Seventh round")
  * @param cost         how long the clients place orders in the phase that measures what an order costs and how many
  *                     the whole pipeline finishes per second (bench.cost-seconds)
  * @param connections  concurrent connections of the database ceiling, and clients of the order API and of the cost
