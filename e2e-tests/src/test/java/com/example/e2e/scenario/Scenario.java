@@ -74,6 +74,7 @@ final class Scenario {
     private boolean progress;
     private boolean warmUp = true;
     private boolean onlyConfirmations;
+    private Duration cancelWithin;
     private final List<Requirement> requirements = new ArrayList<>();
 
     private Scenario(String name, String description) {
@@ -123,6 +124,12 @@ final class Scenario {
         return this;
     }
 
+    /** Users who cancel do so up to this long after their order was acknowledged (default: a few seconds). */
+    Scenario cancellingWithin(Duration window) {
+        this.cancelWithin = window;
+        return this;
+    }
+
     Scenario requires(Requirement... required) {
         requirements.addAll(Arrays.asList(required));
         return this;
@@ -145,6 +152,9 @@ final class Scenario {
         LogEvidence logs = LogEvidence.markNow(topology);
         Map<String, Long> redeliveriesBefore = system.reader().redeliveries();
         IntentGenerator generator = new IntentGenerator(catalog, system.rules(), name.hashCode());
+        if (cancelWithin != null) {
+            generator.cancellingWithin(cancelWithin);
+        }
         Seeder seeder = system.seeder();
         OrderClient client = new OrderClient(system.orderServices(), RetryPolicy.standard());
 

@@ -33,12 +33,25 @@ public final class IntentGenerator {
     private final Catalog catalog;
     private final RiskRules rules;
     private final Random random;
+    private Duration cancelWithin = Duration.ofMillis(CANCEL_WITHIN_MS);
     private int number;
 
     public IntentGenerator(Catalog catalog, RiskRules rules, long seed) {
         this.catalog = catalog;
         this.rules = rules;
         this.random = new Random(seed);
+    }
+
+    /**
+     * Users cancel up to this long after the acknowledgement instead of {@value #CANCEL_WITHIN_MS} ms. The same seed
+     * draws the same intents whatever the window: only the delays are stretched.
+     */
+    public IntentGenerator cancellingWithin(Duration window) {
+        if (window.isNegative() || window.isZero()) {
+            throw new IllegalArgumentException("a cancellation window must be positive, not " + window);
+        }
+        this.cancelWithin = window;
+        return this;
     }
 
     public List<Intent> next(int count) {
@@ -82,7 +95,7 @@ public final class IntentGenerator {
                     maybeOwnCoupon(), key, plan, doubleSubmit);
             case CONTESTED -> contested(user, key, doubleSubmit);
             case CANCELLED -> new Intent(number, user, plentyLines(1 + random.nextInt(3)), maybeOwnCoupon(), key, plan,
-                    doubleSubmit, Duration.ofMillis(random.nextInt(CANCEL_WITHIN_MS)));
+                    doubleSubmit, cancelDelay(random.nextInt(CANCEL_WITHIN_MS)));
             case INVALID -> new Intent(number, user, plentyLines(1), "NOT A VALID CODE!", key, plan, doubleSubmit);
         };
     }
@@ -111,6 +124,11 @@ public final class IntentGenerator {
         List<String> shared = catalog.sharedCoupons();
         return new Intent(number, user, plentyLines(1), shared.get(random.nextInt(shared.size())), key, Plan.CONTESTED,
                 doubleSubmit);
+    }
+
+    /** A draw in [0, CANCEL_WITHIN_MS) scaled to the window, so that the draws (and the seed's mix) stay the same. */
+    private Duration cancelDelay(int draw) {
+        return Duration.ofNanos(cancelWithin.toNanos() / CANCEL_WITHIN_MS * draw);
     }
 
     private String maybeOwnCoupon() {

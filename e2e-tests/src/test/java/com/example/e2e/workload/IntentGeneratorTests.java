@@ -2,6 +2,7 @@ package com.example.e2e.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +55,26 @@ class IntentGeneratorTests {
                 && intent.skuIds().stream().allMatch(sku -> catalog.initialStock().get(sku) >= Catalog.PLENTY_STOCK
                         && catalog.priceCents(sku) < Catalog.LUXURY_PRICE_CENTS)
                 && !blocked.contains(intent.userId()));
+    }
+
+    @Test
+    void aLongerCancellationWindowStretchesTheDelaysAndChangesNothingElse() {
+        List<Intent> usual = new IntentGenerator(catalog, rules, 13).next(500);
+        List<Intent> late = new IntentGenerator(catalog, rules, 13).cancellingWithin(Duration.ofSeconds(25)).next(500);
+
+        assertThat(late).hasSameSizeAs(usual);
+        for (int i = 0; i < usual.size(); i++) {
+            Intent before = usual.get(i);
+            Intent after = late.get(i);
+            assertThat(after.idempotencyKey()).isEqualTo(before.idempotencyKey());
+            assertThat(after.plan()).isEqualTo(before.plan());
+            if (before.cancelAfter() != null) {
+                assertThat(after.cancelAfter()).isEqualTo(before.cancelAfter().multipliedBy(10));
+            }
+        }
+        assertThat(of(late, Plan.CANCELLED)).isNotEmpty()
+                .allMatch(intent -> intent.cancelAfter().compareTo(Duration.ofSeconds(25)) < 0)
+                .anyMatch(intent -> intent.cancelAfter().compareTo(Duration.ofMillis(2_500)) >= 0);
     }
 
     @Test
