@@ -168,6 +168,13 @@ public final class BenchReport {
         new TreeMap<>(endToEnd.consumerLag())
                 .forEach((service, lag) -> md.append(latencyRow("consumer lag: " + cell(service), lag)));
         md.append('\n');
+        if (!endToEnd.path().isEmpty()) {
+            md.append("Where a confirmed order's time goes: when each step of its way was reached, in ms after its 201 "
+                    + "(read from the databases; a jump between two rows is what that hop cost):\n\n")
+                    .append("| reached | count | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |\n|---|---:|---:|---:|---:|---:|\n");
+            endToEnd.path().forEach((milestone, since) -> md.append(latencyRow(cell(milestone), since)));
+            md.append('\n');
+        }
     }
 
     private static String latencyRow(String name, Latencies latencies) {

@@ -52,6 +52,7 @@ class BenchReportTests {
         assertThat(json.path("order_api").path("throughput").path("per_second").asDouble()).isEqualTo(1135.2);
         assertThat(json.path("end_to_end").path("consumer_lag").path("inventory-service").path("p99").asDouble())
                 .isEqualTo(41.2);
+        assertThat(json.path("end_to_end").path("path").path(OrderPath.FINAL).path("p50").asDouble()).isEqualTo(38.2);
         assertThat(json.path("idle").path("resident_bytes").path("order-service").asLong()).isEqualTo(298 * MIB);
         assertThat(json.path("idle").path("cpu_percent_of_core").path("RabbitMQ").asDouble()).isEqualTo(2.5);
         JsonNode cost = json.path("cost");
@@ -105,6 +106,8 @@ class BenchReportTests {
                 .contains("| 201 → final | 6000 | 38.2 | 96.4 | 182.7 | 401.3 |")
                 .contains("| relay lag | 6000 | 4.12 | 11.8 | 19.6 | 55.0 |")
                 .contains("| consumer lag: inventory-service | 6000 | 9.87 | 24.3 | 41.2 | 120.5 |")
+                .containsSubsequence("| OrderCreated sent | 5412 | 4.30 | 12.0 | 20.1 | 55.0 |",
+                        "| order final (CONFIRMED) | 5412 | 38.2 | 96.4 | 182.7 | 401.3 |")
                 .contains("| 500 | 2.31 | 5.02 | 8.77 | 14.6 |")
                 .contains("| order-service | 0.40% | 298.0 |")
                 .contains("| coupon-service | 0.20% | 187.5 |")
@@ -249,7 +252,9 @@ class BenchReportTests {
                 new Latencies(6000, 38.2, 96.4, 182.7, 401.3), new Latencies(6000, 4.12, 11.8, 19.6, 55.0),
                 Map.of("inventory-service", new Latencies(6000, 9.87, 24.3, 41.2, 120.5),
                         "coupon-service", new Latencies(6000, 8.4, 21.9, 37.6, 98.2),
-                        "risk-service", new Latencies(6000, 11.2, 27.5, 45.8, 133.0)));
+                        "risk-service", new Latencies(6000, 11.2, 27.5, 45.8, 133.0)),
+                ordered(OrderPath.ORDER_CREATED_SENT, new Latencies(5412, 4.3, 12.0, 20.1, 55.0),
+                        OrderPath.FINAL, new Latencies(5412, 38.2, 96.4, 182.7, 401.3)));
         BenchResult.Idle idle = new BenchResult.Idle(30, ordered("order-service", 0.4, "inventory-service", 0.3,
                 "coupon-service", 0.2, "risk-service", 0.25, "PostgreSQL", 0.1, "RabbitMQ", 2.5),
                 ordered("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,

@@ -144,10 +144,12 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param relayLag           from the outbox row's commit time to the relay marking it sent (after the confirm)
      * @param consumerLag        per consumer service: from the OrderCreated outbox row to that consumer's
      *                           processed_events row
+     * @param path               each milestone of a confirmed order's way ({@link OrderPath}), in the order they are
+     *                           reached: the time since the 201
      */
     public record EndToEnd(Double requestedPerSecond, double capacityPerSecond, double offeredPerSecond, double seconds,
             int placed, int failed, int confirmed, int rejected, int notFinal, Latencies createdToFinal,
-            Latencies relayLag, Map<String, Latencies> consumerLag) {
+            Latencies relayLag, Map<String, Latencies> consumerLag, Map<String, Latencies> path) {
     }
 
     /**

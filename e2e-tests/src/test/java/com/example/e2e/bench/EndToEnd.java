@@ -131,7 +131,7 @@ final class EndToEnd {
         }
         return new BenchResult.EndToEnd(rates.requested(), rates.capacity(), rates.offered(), rates.seconds(),
                 placed.size(), rates.failed(), confirmed, rejected, notFinal, Latencies.ofNanos(toArray(toFinal)), Latencies.ofNanos(toArray(relayLag)),
-                consumerLag);
+                consumerLag, OrderPath.measure(database, answeredAt));
     }
 
     /** From each OrderCreated row's creation to the consumer's processed_events row of that event. */
