@@ -115,14 +115,21 @@ public final class BenchReport {
                         + "used from the first request until then, per order:\n\n", cost.clients(), cost.orders(),
                         cost.placingSeconds(), cost.failed(), cost.secondsToFinal(), cost.notFinal(),
                         decimal(cost.capacityPerSecond())))
-                .append("| process | CPU ms per order |\n|---|---:|\n");
-        cost.cpuMillisPerOrder().forEach((process, millis) -> md.append("| ").append(cell(process)).append(" | ")
-                .append(ms(millis)).append(" |\n"));
-        md.append("| **system** | **").append(ms(cost.systemCpuMillisPerOrder())).append("** |\n")
+                .append("| process | CPU ms per order | of which JIT compilation |\n|---|---:|---:|\n");
+        cost.cpuMillisPerOrder().forEach((process, millis) -> {
+            double jit = cost.jitCpuMillisPerOrder().getOrDefault(process, 0.0);
+            md.append("| ").append(cell(process)).append(" | ").append(ms(millis)).append(" | ")
+                    .append(jit > 0 ? ms(jit) : "—").append(" |\n");
+        });
+        md.append("| **system** | **").append(ms(cost.systemCpuMillisPerOrder())).append("** | ")
+                .append(ms(cost.systemJitCpuMillisPerOrder())).append(" |\n")
                 .append("| load generator (the benchmark's JVM, not part of the system) | ")
-                .append(ms(cost.loadGeneratorCpuMillisPerOrder())).append(" |\n")
+                .append(ms(cost.loadGeneratorCpuMillisPerOrder())).append(" | |\n")
                 .append("| payment provider (the simulator every paid order is charged at, not part of the system) | ")
-                .append(ms(cost.providerCpuMillisPerOrder())).append(" |\n\n")
+                .append(ms(cost.providerCpuMillisPerOrder())).append(" | |\n\n")
+                .append("JIT compilation is the services' compiler threads turning hot code into machine code: it "
+                        + "ends once a JVM has compiled what the load runs, so a large share says the warm-up was too "
+                        + "short for the figure above to be the steady cost.\n\n")
                 .append("| database | transactions per order |\n|---|---:|\n");
         cost.transactionsPerOrder().forEach((database, count) -> md.append("| ").append(cell(database)).append(" | ")
                 .append(decimal(count)).append(" |\n"));
@@ -207,10 +214,10 @@ public final class BenchReport {
                         + "the baseline is the same with the normal settings. CPU in ms per order; resident memory of "
                         + "the largest service when the last order became final.\n\n",
                         runs.warmupSeconds(), baseline.placingSeconds()))
-                .append("| run | system CPU");
+                .append("| run | system CPU | of which JIT compilation");
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
         md.append(" | tx per order | messages published / delivered per order | orders/s | resident MiB |\n|---");
-        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 5)).append("|\n");
+        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 6)).append("|\n");
         leverRow(md, "baseline", baseline, baseline);
         runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), baseline));
         md.append('\n');
@@ -226,7 +233,8 @@ public final class BenchReport {
 
     private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, BenchResult.Cost baseline) {
         md.append("| ").append(name).append(" | ").append(ms(cost.systemCpuMillisPerOrder()))
-                .append(change(cost.systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()));
+                .append(change(cost.systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()))
+                .append(" | ").append(ms(cost.systemJitCpuMillisPerOrder()));
         cost.cpuMillisPerOrder().values().forEach(millis -> md.append(" | ").append(ms(millis)));
         md.append(" | ").append(decimal(cost.transactionsPerOrderInAll()))
                 .append(" | ").append(decimal(cost.messagesPerOrder().published())).append(" / ")

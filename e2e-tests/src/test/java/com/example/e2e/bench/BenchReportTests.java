@@ -60,6 +60,7 @@ class BenchReportTests {
         assertThat(cost.path("system_cpu_millis_per_order").asDouble()).isCloseTo(100.0, within(1e-9));
         assertThat(cost.path("load_generator_cpu_millis_per_order").asDouble()).isEqualTo(4.5);
         assertThat(cost.path("cpu_millis_per_order").path("PostgreSQL").asDouble()).isEqualTo(21.0);
+        assertThat(cost.path("jit_cpu_millis_per_order").path("order-service").asDouble()).isEqualTo(2.3);
         assertThat(cost.path("transactions_per_order").path("orders").asDouble()).isEqualTo(7.0);
         assertThat(cost.path("transactions_per_order_in_all").asDouble()).isCloseTo(19.0, within(1e-9));
         assertThat(cost.path("messages_per_order").path("published").asDouble()).isEqualTo(4.0);
@@ -89,10 +90,10 @@ class BenchReportTests {
                 .contains("| Idle CPU of order-service | 0.40% of a core | ≤ 1.00% of a core | ✅ |")
                 .contains("8 clients placed 600 orders in 30 s (0 failed); the last was final 40.0 s after the first "
                         + "request (0 not final): the whole pipeline finishes 15.0 orders/s.")
-                .contains("| order-service | 23.0 |\n| inventory-service | 18.0 |")
-                .contains("| PostgreSQL | 21.0 |\n| RabbitMQ | 11.0 |\n| **system** | **100.0** |")
-                .contains("| load generator (the benchmark's JVM, not part of the system) | 4.50 |")
-                .contains("| payment provider (the simulator every paid order is charged at, not part of the system) | 1.25 |")
+                .contains("| order-service | 23.0 | 2.30 |\n| inventory-service | 18.0 | 1.80 |\n| coupon-service | 13.0 | — |")
+                .contains("| PostgreSQL | 21.0 | — |\n| RabbitMQ | 11.0 | — |\n| **system** | **100.0** | 4.10 |")
+                .contains("| load generator (the benchmark's JVM, not part of the system) | 4.50 | |")
+                .contains("| payment provider (the simulator every paid order is charged at, not part of the system) | 1.25 | |")
                 .contains("| orders | 7.00 |")
                 .contains("| all | 19.0 |")
                 .contains("| | 4.00 | 6.00 | 6.00 |")
@@ -112,10 +113,10 @@ class BenchReportTests {
                 .contains("| order-service | 0.40% | 298.0 |")
                 .contains("| coupon-service | 0.20% | 187.5 |")
                 .contains("| PostgreSQL | 0.10% | — |")
-                .contains("| run | system CPU | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
+                .contains("| run | system CPU | of which JIT compilation | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
                         + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s | resident MiB |")
-                .contains("| baseline | 100.0 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 | 300 |")
-                .contains("| `context-propagation=limited` | 90.0 (−10%) | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
+                .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 | 300 |")
+                .contains("| `context-propagation=limited` | 90.0 (−10%) | 3.60 | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
                         + "| 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
@@ -221,6 +222,21 @@ class BenchReportTests {
     }
 
     @Test
+    void tellsAJvmsCompilerThreadsFromItsOtherThreads() {
+        String tail = " S 4200 4200 4200 0 -1 4194560 1234 0 0 0 517 83 12 9 20 0 1 0 123456 1000000 500\n";
+
+        assertThat(ProcessCpu.isCompilerThread("4243 (C2 CompilerThre)" + tail)).isTrue();
+        assertThat(ProcessCpu.isCompilerThread("4244 (C1 CompilerThre)" + tail)).isTrue();
+        assertThat(ProcessCpu.isCompilerThread("4245 (reactor-tcp-epo)" + tail)).isFalse();
+        assertThat(ProcessCpu.isCompilerThread("4246 (VM Thread)" + tail)).isFalse();
+    }
+
+    @Test
+    void countsTheCompilerThreadsOfThisJvm() {
+        assertThat(ProcessCpu.compilerTicks(ProcessHandle.current().pid())).isPositive();
+    }
+
+    @Test
     void readsTheBrokerCountersAndTakesAbsentOnesForZero() {
         JsonNode overview = JsonMapper.builder().build().readTree(
                 "{\"message_stats\": {\"publish\": 4000, \"deliver_get\": 6012, \"ack\": 6000, \"confirm\": 4000}}");
@@ -283,6 +299,8 @@ class BenchReportTests {
             double risk, double postgres, double rabbit, long orderServiceMib) {
         return new BenchResult.Cost(8, 30, orders, 0, 0, seconds, ordered("order-service", order, "inventory-service",
                 inventory, "coupon-service", coupon, "risk-service", risk, "PostgreSQL", postgres, "RabbitMQ", rabbit),
+                ordered("order-service", order / 10, "inventory-service", inventory / 10, "coupon-service", 0.0,
+                        "risk-service", 0.0, "PostgreSQL", 0.0, "RabbitMQ", 0.0),
                 4.5, 1.25, ordered("orders", 7.0, "inventory", 4.0, "coupons", 4.0, "risk", 4.0),
                 new BenchResult.Messages(4, 6, 6), ordered("order-service", orderServiceMib * MIB,
                         "inventory-service", 200 * MIB, "coupon-service", 200 * MIB, "risk-service", 200 * MIB));

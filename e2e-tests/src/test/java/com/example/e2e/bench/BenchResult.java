@@ -61,6 +61,8 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param secondsToFinal          from the first request until the last order became final
      * @param cpuMillisPerOrder       the system's processes: the five services, PostgreSQL (the postmaster and all its
      *                                children) and RabbitMQ (the node's VM and its children), by name
+     * @param jitCpuMillisPerOrder    of that, the services' JIT compiler threads, by name: code still being compiled,
+     *                                a cost that ends once the JVM has compiled its hot paths
      * @param loadGeneratorCpuMillisPerOrder the benchmark's own JVM, which places the orders (and waits for them)
      * @param providerCpuMillisPerOrder the payment simulator, standing in for the external provider every paid order
      *                                is charged at: not part of the system either
@@ -69,7 +71,8 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param residentBytes           each service's resident set size (VmRSS) when the last order became final
      */
     public record Cost(int clients, double placingSeconds, long orders, int failed, long notFinal, double secondsToFinal,
-            Map<String, Double> cpuMillisPerOrder, double loadGeneratorCpuMillisPerOrder, double providerCpuMillisPerOrder,
+            Map<String, Double> cpuMillisPerOrder, Map<String, Double> jitCpuMillisPerOrder,
+            double loadGeneratorCpuMillisPerOrder, double providerCpuMillisPerOrder,
             Map<String, Double> transactionsPerOrder, Messages messagesPerOrder, Map<String, Long> residentBytes) {
 
         /** Orders per second the whole pipeline finished: placed and final. */
@@ -80,6 +83,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
         /** The services, PostgreSQL and RabbitMQ together; the load generator and the provider are not part of it. */
         public double systemCpuMillisPerOrder() {
             return cpuMillisPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        /** Of {@link #systemCpuMillisPerOrder()}, the JIT compilers'. */
+        public double systemJitCpuMillisPerOrder() {
+            return jitCpuMillisPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
         }
 
         public double transactionsPerOrderInAll() {

@@ -103,22 +103,28 @@ final class CostPhase {
             Instant lastFinal = lastFinal(orderDb, before).orElse(Instant.now());
 
             Map<String, Double> cpu = cpuAfter.millisSince(cpuBefore);
+            Map<String, Double> jit = cpuAfter.compilerMillisSince(cpuBefore);
             double perOrder = Math.max(1, ordersPlaced);
             Map<String, Double> cpuPerOrder = new LinkedHashMap<>();
-            system.forEach(process -> cpuPerOrder.put(process.name(), cpu.get(process.name()) / perOrder));
+            Map<String, Double> jitPerOrder = new LinkedHashMap<>();
+            system.forEach(process -> {
+                cpuPerOrder.put(process.name(), cpu.get(process.name()) / perOrder);
+                jitPerOrder.put(process.name(), jit.get(process.name()) / perOrder);
+            });
             Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
             transactionsBefore.forEach((database, count) -> {
                 long own = (database.equals(Service.ORDER.database()) ? polls.get() : 0) + 1;
                 transactionsPerOrder.put(database, (transactionsAfter.get(database) - count - own) / perOrder);
             });
             BenchResult.Cost cost = new BenchResult.Cost(clients, placing.toSeconds(), ordersPlaced, placed.errors(),
-                    notFinal, Duration.between(started, lastFinal).toNanos() / 1e9, cpuPerOrder,
+                    notFinal, Duration.between(started, lastFinal).toNanos() / 1e9, cpuPerOrder, jitPerOrder,
                     cpu.get(LOAD_GENERATOR.name()) / perOrder, cpu.get(provider.name()) / perOrder, transactionsPerOrder,
                     new BenchResult.Messages(messages.published() / perOrder, messages.delivered() / perOrder,
                             messages.acknowledged() / perOrder), resident);
-            log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order {}", name,
-                    ordersPlaced, Math.round(cost.secondsToFinal()), Math.round(cost.capacityPerSecond()),
-                    BenchReport.ms(cost.systemCpuMillisPerOrder()), cpuPerOrder.entrySet().stream()
+            log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order ({} of it "
+                    + "JIT compilation) {}", name, ordersPlaced, Math.round(cost.secondsToFinal()),
+                    Math.round(cost.capacityPerSecond()), BenchReport.ms(cost.systemCpuMillisPerOrder()),
+                    BenchReport.ms(cost.systemJitCpuMillisPerOrder()), cpuPerOrder.entrySet().stream()
                             .map(entry -> entry.getKey() + " " + BenchReport.ms(entry.getValue())).toList());
             return cost;
         }

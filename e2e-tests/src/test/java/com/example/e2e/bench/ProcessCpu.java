@@ -39,8 +39,11 @@ final class ProcessCpu {
     record Stat(long pid, long parent, long ownTicks, long reapedChildrenTicks) {
     }
 
-    /** The CPU ticks of each tracked process at one moment, by name, in the order tracked. */
-    record Snapshot(long nanoTime, List<Tracked> tracked, Map<String, Long> ticks) {
+    /**
+     * The CPU ticks of each tracked process at one moment, by name, in the order tracked, and of those ticks the ones
+     * of its JIT compiler threads (a JVM's; 0 for a process without them).
+     */
+    record Snapshot(long nanoTime, List<Tracked> tracked, Map<String, Long> ticks, Map<String, Long> compilerTicks) {
 
         /** CPU milliseconds of each process from {@code earlier} to this one. */
         Map<String, Double> millisSince(Snapshot earlier) {
@@ -50,6 +53,15 @@ final class ProcessCpu {
             }
             Map<String, Double> millis = new LinkedHashMap<>();
             ticks.forEach((name, now) -> millis.put(name, (now - earlier.ticks.get(name)) * 1000.0 / TICKS_PER_SECOND));
+            return millis;
+        }
+
+        /** CPU milliseconds of each process's JIT compiler threads from {@code earlier} to this one. */
+        Map<String, Double> compilerMillisSince(Snapshot earlier) {
+            millisSince(earlier);
+            Map<String, Double> millis = new LinkedHashMap<>();
+            compilerTicks.forEach((name, now) -> millis.put(name,
+                    (now - earlier.compilerTicks.get(name)) * 1000.0 / TICKS_PER_SECOND));
             return millis;
         }
 
@@ -64,14 +76,46 @@ final class ProcessCpu {
     static Snapshot read(List<Tracked> tracked) {
         Map<Long, Stat> stats = readAll();
         Map<String, Long> ticks = new LinkedHashMap<>();
+        Map<String, Long> compilerTicks = new LinkedHashMap<>();
         for (Tracked process : tracked) {
             if (!stats.containsKey(process.pid())) {
                 throw new IllegalStateException(process + " is not running");
             }
             ticks.put(process.name(), process.withDescendants() ? treeTicks(stats, process.pid())
                     : stats.get(process.pid()).ownTicks());
+            compilerTicks.put(process.name(), compilerTicks(process.pid()));
         }
-        return new Snapshot(System.nanoTime(), List.copyOf(tracked), ticks);
+        return new Snapshot(System.nanoTime(), List.copyOf(tracked), ticks, compilerTicks);
+    }
+
+    /**
+     * The ticks of the process's JIT compiler threads, which HotSpot names "C1 CompilerThread<i>n</i>" and "C2
+     * CompilerThread<i>n</i>" (the kernel keeps the first 15 characters). A thread that ended took its ticks along;
+     * HotSpot keeps its compiler threads for the life of the JVM unless told otherwise.
+     */
+    static long compilerTicks(long pid) {
+        long sum = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("task"))) {
+            for (Path thread : threads) {
+                try {
+                    String line = Files.readString(thread.resolve("stat"));
+                    if (isCompilerThread(line)) {
+                        sum += parse(line).ownTicks();
+                    }
+                } catch (IOException gone) {
+                    // ended between the listing and the read
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the threads of process " + pid, e);
+        }
+        return sum;
+    }
+
+    /** Whether a {@code /proc/<pid>/task/<tid>/stat} line is one of a JVM's JIT compiler threads. */
+    static boolean isCompilerThread(String statLine) {
+        String name = statLine.substring(statLine.indexOf('(') + 1, statLine.lastIndexOf(')'));
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }
 
     /** The process's own ticks and its reaped children's, and the same of every live descendant. */
