@@ -24,7 +24,9 @@ import reactor.core.publisher.Mono;
  * <p>No deadlocks: stock rows are only ever locked in ascending sku id order. The only other lock is
  * an order's reservation row. A create waits on it only while a cancel of the same order inserts its
  * tombstone, and that cancel takes no stock lock; a cancel locks stock only to release a reservation
- * that was committed earlier. So no two transactions can wait for each other in a cycle.
+ * that was committed earlier. So no two transactions of one event each can wait for each other in a cycle. A batch
+ * of events locks the stock of all its orders first ({@link #lockStockFor}); a cancel in a batch may still lock
+ * stock after that, and the inbox gives such a batch up after its lock timeout and applies its events one at a time.
  */
 @Service
 public class Inventory {
@@ -65,6 +67,16 @@ public class Inventory {
                     return decided.status() == ReservationStatus.RESERVED ? stock.reserve(units).thenReturn(decided)
                             : Mono.just(decided);
                 }));
+    }
+
+    /**
+     * In a batch of orders, before any of them is reserved: locks the stock of every sku they name, in ascending sku
+     * id order, so that two batches in flight at once queue for their skus rather than each holding some the other
+     * one wants ({@code EventHandler#lockAhead}).
+     */
+    public Mono<Void> lockStockFor(List<OrderCreated> orders) {
+        List<Long> skuIds = orders.stream().flatMap(order -> order.skuIds().stream()).distinct().toList();
+        return skuIds.isEmpty() ? Mono.empty() : stock.lockInSkuOrder(skuIds).then();
     }
 
     /**

@@ -17,7 +17,7 @@ class OrderEventHandlers {
 
     @Bean
     EventHandler<OrderCreated> reserveStock(Inventory inventory) {
-        return EventHandler.of(OrderCreated.class, inventory::reserve);
+        return EventHandler.of(OrderCreated.class, inventory::reserve, inventory::lockStockFor);
     }
 
     @Bean

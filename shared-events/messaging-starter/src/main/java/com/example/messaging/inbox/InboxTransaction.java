@@ -2,8 +2,11 @@ package com.example.messaging.inbox;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -52,32 +55,57 @@ final class InboxTransaction {
     }
 
     /**
-     * Applies a batch in one transaction: one statement claims every id, then the new events' effects and replies
-     * follow in delivery order. Emits, per event in order, whether this transaction applied it (false for an event
-     * processed before, or a second copy of one earlier in the same batch). Any failure rolls back the whole batch.
+     * Applies a batch in one transaction: one statement claims every id, then each handler locks ahead what its new
+     * events will lock ({@link EventHandler#lockAhead}), then the new events' effects and replies follow, in order of
+     * the order they are about (the events of one order in delivery order: a stable sort). Emits, per event in
+     * delivery order, whether this transaction applied it (false for an event processed before, or a second copy of
+     * one earlier in the same batch). Any failure rolls back the whole batch.
      *
-     * <p>A batch waits at most {@code batchLockTimeout} for any row lock. It locks the rows of one event after the other,
-     * so two batches can take the same rows in different orders and wait for each other; PostgreSQL would break that
-     * circle only after {@code deadlock_timeout} (1s by default, superuser-only), and meanwhile both hold every row
-     * they have taken, which single events then queue behind. Giving up early (the events then go one at a time, each
-     * locking its rows in a fixed order) keeps every lock a batch holds short-lived.
+     * <p>Why that order: two batches in flight at once (two consumers of a queue, or the queues of several
+     * producers whose events are about the same orders, as order-service's replies are) lock rows of the same
+     * orders. Taken event after event in delivery order, they can take them in opposite orders and wait for each
+     * other; taken in ascending order of the order, and with what the handlers lock ahead taken first and in their
+     * own fixed order, a batch waits for another only until that one commits.
+     *
+     * <p>A batch still waits at most {@code batchLockTimeout} for any row lock: a circle can remain where an effect
+     * locks rows its handler did not lock ahead, and PostgreSQL would break it only after {@code deadlock_timeout}
+     * (1s by default, superuser-only), while both batches hold every row they have taken, which single events then
+     * queue behind. Giving up early (the events then go one at a time, each locking its rows in a fixed order) keeps
+     * every lock a batch holds short-lived.
      */
     Mono<List<Boolean>> applyAll(List<InboundEvent> events, List<EventHandler<?>> handlers) {
+        List<Integer> sequence = byOrder(events);
         Mono<List<Boolean>> work = processed.waitForLocksAtMost(batchLockTimeout)
                 .then(processed.claimAll(events)).flatMap(claimed -> {
             Set<UUID> unapplied = new HashSet<>(claimed);
-            List<Boolean> applied = new ArrayList<>(events.size());
-            return Flux.range(0, events.size())
-                    .concatMap(i -> {
-                        InboundEvent event = events.get(i);
-                        boolean isNew = unapplied.remove(event.id());
-                        applied.add(isNew);
-                        return isNew ? applyEffect(event, handlers.get(i)) : Mono.empty();
-                    })
-                    .then(Mono.defer(() -> applied.contains(true) ? beforeCommit() : Mono.empty()))
-                    .then(Mono.fromSupplier(() -> applied));
+            Boolean[] applied = new Boolean[events.size()];
+            Map<EventHandler<?>, List<DomainEvent>> newEvents = new LinkedHashMap<>();
+            for (int i : sequence) {
+                InboundEvent event = events.get(i);
+                applied[i] = unapplied.remove(event.id());
+                if (applied[i]) {
+                    newEvents.computeIfAbsent(handlers.get(i), handler -> new ArrayList<>()).add(event.event());
+                }
+            }
+            return Flux.fromIterable(newEvents.entrySet())
+                    .concatMap(entry -> lockAhead(entry.getKey(), entry.getValue()))
+                    .thenMany(Flux.fromIterable(sequence))
+                    .concatMap(i -> applied[i] ? applyEffect(events.get(i), handlers.get(i)) : Mono.empty())
+                    .then(Mono.defer(() -> List.of(applied).contains(true) ? beforeCommit() : Mono.empty()))
+                    .then(Mono.fromSupplier(() -> List.of(applied)));
         });
         return transactional.transactional(work);
+    }
+
+    /** The indices of the events, in ascending order of the order each is about; delivery order within one order. */
+    static List<Integer> byOrder(List<InboundEvent> events) {
+        List<Integer> sequence = new ArrayList<>(events.size());
+        for (int i = 0; i < events.size(); i++) {
+            sequence.add(i);
+        }
+        // List.sort is stable.
+        sequence.sort(Comparator.comparing(i -> events.get(i).event().orderId()));
+        return sequence;
     }
 
     private Mono<Void> applyEffect(InboundEvent event, EventHandler<?> handler) {
@@ -88,6 +116,11 @@ final class InboxTransaction {
 
     private Mono<Void> beforeCommit() {
         return Mono.fromRunnable(() -> crashPoints.reach(ConsumerCrashPoints.BEFORE_COMMIT));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends DomainEvent> Mono<Void> lockAhead(EventHandler<E> handler, List<DomainEvent> events) {
+        return handler.lockAhead((List<E>) (List<?>) events);
     }
 
     private static <E extends DomainEvent> Publisher<? extends DomainEvent> dispatch(EventHandler<E> handler,

@@ -154,30 +154,56 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
     }
 
     /**
-     * Two batches that lock the same two rows in opposite orders (each pauses between them) would wait for each other
-     * until PostgreSQL's deadlock detection (1s) ends it; with the batch lock timeout one of them gives up after 100 ms,
-     * so neither holds its row for long, and the other commits.
+     * Two batches of the same two orders, delivered in opposite orders (two consumers, or the queues of two
+     * producers): applied in ascending order of their orders, they queue for the rows instead of each holding the
+     * row the other one wants, and both commit.
      */
     @Test
-    void twoBatchesThatLockTheSameRowsInOppositeOrdersDoNotWaitForDeadlockDetection() {
-        InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
-                TransactionalOperator.create(transactionManager), outbox, CrashPoints.none(), Duration.ofMillis(100));
+    void twoBatchesOfTheSameOrdersDeliveredInOppositeOrdersQueueAndBothCommit() {
+        InboxTransaction transaction = transaction(Duration.ofSeconds(5));
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
-        InboundEvent first = new InboundEvent(one.eventId(), "OrderCreated", one, null);
-        InboundEvent second = new InboundEvent(other.eventId(), "OrderCreated", other, null);
-        EventHandler<OrderCreated> slow = EventHandler.of(OrderCreated.class, order -> db
-                .sql("update order_counters set applied = applied + 1 where order_id = :orderId")
-                .bind("orderId", order.orderId())
-                .fetch()
-                .rowsUpdated()
-                .then(Mono.delay(Duration.ofMillis(300)))
+        EventHandler<OrderCreated> slow = EventHandler.of(OrderCreated.class, order -> count(order.orderId())
+                .then(Mono.delay(Duration.ofMillis(100)))
                 .then(Mono.<DomainEvent>empty()));
+
+        List<String> outcomes = Flux.merge(
+                        outcome(transaction.applyAll(List.of(event(one), event(other)), List.of(slow, slow))),
+                        outcome(transaction.applyAll(List.of(event(another(other)), event(another(one))),
+                                List.of(slow, slow))))
+                .collectList()
+                .block(PATIENCE);
+
+        assertThat(outcomes).containsExactly("committed", "committed");
+        assertThat(applied(one.orderId())).isEqualTo(2);
+        assertThat(applied(other.orderId())).isEqualTo(2);
+    }
+
+    @Test
+    void theEventsOfABatchAreAppliedInAscendingOrderOfTheirOrdersAndInDeliveryOrderWithinOne() {
+        OrderCreated low = newOrder();
+        OrderCreated high = newOrder();
+        List<InboundEvent> delivered = List.of(event(high), event(low), event(another(low)));
+
+        assertThat(InboxTransaction.byOrder(delivered)).containsExactly(1, 2, 0);
+    }
+
+    /**
+     * Where an effect locks rows its handler did not lock ahead, two batches can still wait for each other: here each
+     * event's effect counts its own order and then the other one. They do not wait for deadlock detection: one gives
+     * up within the batch lock timeout.
+     */
+    @Test
+    void twoBatchesThatStillLockTheSameRowsInOppositeOrdersDoNotWaitForDeadlockDetection() {
+        InboxTransaction transaction = transaction(Duration.ofMillis(100));
+        OrderCreated one = newOrder();
+        OrderCreated other = newOrder();
+        EventHandler<OrderCreated> crossing = crossing(one, other, events -> Mono.empty());
 
         long started = System.nanoTime();
         List<String> outcomes = Flux.merge(
-                        outcome(transaction.applyAll(List.of(first, second), List.of(slow, slow))),
-                        outcome(transaction.applyAll(List.of(second, first), List.of(slow, slow))))
+                        outcome(transaction.applyAll(List.of(event(one)), List.of(crossing))),
+                        outcome(transaction.applyAll(List.of(event(other)), List.of(crossing))))
                 .collectList()
                 .block(PATIENCE);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -188,8 +214,67 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(took).as("well before deadlock detection (1s) would have ended the wait")
                 .isLessThan(Duration.ofMillis(900));
         long committed = outcomes.stream().filter("committed"::equals).count();
-        assertThat(applied(one.orderId())).isEqualTo(committed);
-        assertThat(applied(other.orderId())).isEqualTo(committed);
+        assertThat(applied(one.orderId())).isEqualTo(2 * committed);
+        assertThat(applied(other.orderId())).isEqualTo(2 * committed);
+    }
+
+    /** The same two batches, with a handler that locks ahead both orders' rows in ascending order: both commit. */
+    @Test
+    void aHandlerThatLocksAheadKeepsTwoBatchesFromWaitingForEachOther() {
+        InboxTransaction transaction = transaction(Duration.ofSeconds(5));
+        OrderCreated one = newOrder();
+        OrderCreated other = newOrder();
+        EventHandler<OrderCreated> crossing = crossing(one, other, events -> db
+                .sql("select order_id from order_counters where order_id = any(:ids) order by order_id for update")
+                .bind("ids", new Long[] { one.orderId(), other.orderId() })
+                .fetch()
+                .all()
+                .then());
+
+        List<String> outcomes = Flux.merge(
+                        outcome(transaction.applyAll(List.of(event(one)), List.of(crossing))),
+                        outcome(transaction.applyAll(List.of(event(other)), List.of(crossing))))
+                .collectList()
+                .block(PATIENCE);
+
+        assertThat(outcomes).containsExactly("committed", "committed");
+        assertThat(applied(one.orderId())).isEqualTo(2);
+        assertThat(applied(other.orderId())).isEqualTo(2);
+    }
+
+    /** Each event counts its own order, waits, then counts the other of the two. */
+    private EventHandler<OrderCreated> crossing(OrderCreated one, OrderCreated other,
+            java.util.function.Function<List<OrderCreated>, Mono<Void>> lockAhead) {
+        return EventHandler.of(OrderCreated.class, order -> count(order.orderId())
+                .then(Mono.delay(Duration.ofMillis(300)))
+                .then(count(order.orderId() == one.orderId() ? other.orderId() : one.orderId()))
+                .then(Mono.<DomainEvent>empty()), lockAhead);
+    }
+
+    private Mono<Long> count(long orderId) {
+        return db.sql("update order_counters set applied = applied + 1 where order_id = :orderId")
+                .bind("orderId", orderId)
+                .fetch()
+                .rowsUpdated();
+    }
+
+    /**
+     * @param lockTimeout 100 ms, as in production, where a batch must give up; longer than deadlock detection (1 s)
+     *                    where batches must queue: had they waited for each other, PostgreSQL would end one with a
+     *                    deadlock, and the test would see it
+     */
+    private InboxTransaction transaction(Duration lockTimeout) {
+        return new InboxTransaction(new ProcessedEvents(db), TransactionalOperator.create(transactionManager), outbox,
+                CrashPoints.none(), lockTimeout);
+    }
+
+    /** Another event about the same order (its own event id). */
+    private static OrderCreated another(OrderCreated order) {
+        return new OrderCreated(UUID.randomUUID(), order.orderId(), order.userId(), order.skuIds(), null, Instant.now());
+    }
+
+    private static InboundEvent event(OrderCreated order) {
+        return new InboundEvent(order.eventId(), "OrderCreated", order, null);
     }
 
     private static Mono<String> outcome(Mono<List<Boolean>> batch) {
