@@ -9,10 +9,13 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.InventoryEvent;
 import com.example.events.InventoryRejected;
@@ -22,6 +25,8 @@ import com.example.events.OrderCreated;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
 
+import reactor.core.publisher.Mono;
+
 /** Reservations as order events drive them, against the real broker and database. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @FreshInfrastructure
@@ -30,6 +35,12 @@ import com.example.testsupport.FreshInfrastructure;
 class ReservationIntegrationTests extends ConsumerTestSupport {
 
     private static final AtomicLong IDS = new AtomicLong();
+
+    @Autowired
+    Inventory inventory;
+
+    @Autowired
+    TransactionalOperator transactions;
 
     @Override
     protected String replyExchange() {
@@ -140,6 +151,24 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
         assertThat(database.count("select count(*) from outbox_events where event_type = 'InventoryRejected' "
                 + "and aggregate_id::bigint = any(?)", ids(orders))).isEqualTo(150);
         assertThat(counter("events.retries", null) - retriesBefore).as("no deadlock, no retry").isZero();
+    }
+
+    /** What a batch of orders locks before any of them is reserved: the stock of every sku they name. */
+    @Test
+    void aBatchOfOrdersLocksTheStockOfAllItsSkusBeforeReservingAny() {
+        long a = stock(5);
+        long b = stock(5);
+        long c = stock(5);
+        long untouched = stock(5);
+
+        List<Long> lockedByTheBatch = transactions.transactional(inventory.lockStockFor(List.of(order(c, a), order(b)))
+                        .then(Mono.fromCallable(() -> Stream.of(a, b, c, untouched)
+                                .filter(sku -> !database.canLockNow("select 1 from stock where sku_id = ? for update nowait",
+                                        sku))
+                                .toList())))
+                .block(PATIENCE);
+
+        assertThat(lockedByTheBatch).containsExactly(a, b, c);
     }
 
     private long stock(int available) {

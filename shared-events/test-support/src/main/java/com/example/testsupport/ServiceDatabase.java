@@ -44,6 +44,22 @@ public final class ServiceDatabase {
         }
     }
 
+    /**
+     * Runs a {@code ... for update nowait} statement in a transaction of its own: false when PostgreSQL refused because
+     * another transaction holds one of the rows (SQLSTATE 55P03), true when it got them all.
+     */
+    public boolean canLockNow(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
+            statement.execute();
+            return true;
+        } catch (SQLException e) {
+            if ("55P03".equals(e.getSQLState())) {
+                return false;
+            }
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
     public List<Map<String, Object>> rows(String sql, Object... parameters) {
         try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters);
                 ResultSet result = statement.executeQuery()) {
