@@ -1,6 +1,5 @@
 package com.example.e2e.bench;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -138,17 +137,9 @@ final class EndToEnd {
     private static long[] consumerLag(DatabaseNode database, Service consumer, Map<UUID, Instant> createdAt)
             throws SQLException {
         List<Long> lags = new ArrayList<>();
-        try (Connection connection = Sql.connect(database, consumer);
-                PreparedStatement query = connection.prepareStatement(
-                        "select event_id, processed_at from processed_events where event_id = any(?)")) {
-            Array ids = connection.createArrayOf("uuid", createdAt.keySet().toArray());
-            query.setArray(1, ids);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    Instant processed = rows.getObject("processed_at", OffsetDateTime.class).toInstant();
-                    lags.add(Duration.between(createdAt.get(rows.getObject("event_id", UUID.class)), processed).toNanos());
-                }
-            }
+        try (Connection connection = Sql.connect(database, consumer)) {
+            OrderPath.processedAt(connection, createdAt.keySet())
+                    .forEach((event, processed) -> lags.add(Duration.between(createdAt.get(event), processed).toNanos()));
         }
         return toArray(lags);
     }

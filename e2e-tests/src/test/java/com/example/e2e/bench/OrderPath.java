@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +91,8 @@ final class OrderPath {
             }
         }
         try (Connection payments = Sql.connect(database, Service.PAYMENT)) {
-            processed(payments, paymentRequested).forEach((order, at) -> reached.get(PAYMENT_REQUEST_APPLIED).put(order, at));
+            processed(payments, paymentRequested).forEach((order, at) -> merge(reached, PAYMENT_REQUEST_APPLIED, order, at,
+                    OrderPath::later));
             for (OutboxRow row : outbox(payments, ids)) {
                 if (row.type().equals("PaymentSucceeded")) {
                     put(reached, PAYMENT_SUCCEEDED_WRITTEN, row.orderId(), row.createdAt());
@@ -132,12 +134,19 @@ final class OrderPath {
     /** When the database recorded each of the events as processed, by the order it is about. */
     private static Map<Long, Instant> processed(Connection connection, Map<UUID, Long> orderOfEvent) throws SQLException {
         Map<Long, Instant> at = new HashMap<>();
+        processedAt(connection, orderOfEvent.keySet()).forEach((event, when) -> at.put(orderOfEvent.get(event), when));
+        return at;
+    }
+
+    /** When this service's database recorded each of the events as processed (its processed_events row), by event. */
+    static Map<UUID, Instant> processedAt(Connection connection, Collection<UUID> eventIds) throws SQLException {
+        Map<UUID, Instant> at = new HashMap<>();
         try (PreparedStatement query = connection.prepareStatement(
                 "select event_id, processed_at from processed_events where event_id = any(?)")) {
-            query.setArray(1, connection.createArrayOf("uuid", orderOfEvent.keySet().toArray()));
+            query.setArray(1, connection.createArrayOf("uuid", eventIds.toArray()));
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    at.put(orderOfEvent.get(rows.getObject("event_id", UUID.class)),
+                    at.put(rows.getObject("event_id", UUID.class),
                             rows.getObject("processed_at", OffsetDateTime.class).toInstant());
                 }
             }

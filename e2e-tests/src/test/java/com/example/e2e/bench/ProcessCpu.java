@@ -47,21 +47,21 @@ final class ProcessCpu {
 
         /** CPU milliseconds of each process from {@code earlier} to this one. */
         Map<String, Double> millisSince(Snapshot earlier) {
+            return difference(earlier, ticks, earlier.ticks);
+        }
+
+        /** CPU milliseconds of each process's JIT compiler threads from {@code earlier} to this one. */
+        Map<String, Double> compilerMillisSince(Snapshot earlier) {
+            return difference(earlier, compilerTicks, earlier.compilerTicks);
+        }
+
+        private Map<String, Double> difference(Snapshot earlier, Map<String, Long> now, Map<String, Long> before) {
             if (!tracked.equals(earlier.tracked)) {
                 throw new IllegalStateException("the processes changed between two CPU snapshots (a restart?): "
                         + earlier.tracked + " then " + tracked);
             }
             Map<String, Double> millis = new LinkedHashMap<>();
-            ticks.forEach((name, now) -> millis.put(name, (now - earlier.ticks.get(name)) * 1000.0 / TICKS_PER_SECOND));
-            return millis;
-        }
-
-        /** CPU milliseconds of each process's JIT compiler threads from {@code earlier} to this one. */
-        Map<String, Double> compilerMillisSince(Snapshot earlier) {
-            millisSince(earlier);
-            Map<String, Double> millis = new LinkedHashMap<>();
-            compilerTicks.forEach((name, now) -> millis.put(name,
-                    (now - earlier.compilerTicks.get(name)) * 1000.0 / TICKS_PER_SECOND));
+            now.forEach((name, ticksNow) -> millis.put(name, (ticksNow - before.get(name)) * 1000.0 / TICKS_PER_SECOND));
             return millis;
         }
 
