@@ -214,8 +214,8 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(took).as("well before deadlock detection (1s) would have ended the wait")
                 .isLessThan(Duration.ofMillis(900));
         long committed = outcomes.stream().filter("committed"::equals).count();
-        assertThat(applied(one.orderId())).isEqualTo(2 * committed);
-        assertThat(applied(other.orderId())).isEqualTo(2 * committed);
+        assertThat(applied(one.orderId())).as("a batch that commits counts both orders once").isEqualTo(committed);
+        assertThat(applied(other.orderId())).isEqualTo(committed);
     }
 
     /** The same two batches, with a handler that locks ahead both orders' rows in ascending order: both commit. */
