@@ -25,8 +25,9 @@ import reactor.core.publisher.Mono;
  * an order's reservation row. A create waits on it only while a cancel of the same order inserts its
  * tombstone, and that cancel takes no stock lock; a cancel locks stock only to release a reservation
  * that was committed earlier. So no two transactions of one event each can wait for each other in a cycle. A batch
- * of events locks the stock of all its orders first ({@link #lockStockFor}); a cancel in a batch may still lock
- * stock after that, and the inbox gives such a batch up after its lock timeout and applies its events one at a time.
+ * of events locks the stock of all its orders first ({@link #lockStockFor}), so two batches queue for it; a cancel in
+ * a batch may still lock stock after that, so two such batches could wait for each other, until PostgreSQL's deadlock
+ * detection ends one of them (after 1 s) and the inbox applies its events one at a time.
  */
 @Service
 public class Inventory {

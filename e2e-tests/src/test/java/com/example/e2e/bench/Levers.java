@@ -28,6 +28,12 @@ final class Levers {
                             + "makes up the next one, applied in one transaction, one statement claiming every id, and "
                             + "acknowledged with one frame",
                     Map.of("messaging.inbox.batch.size", "1"), List.of()),
+            new Lever("inbox-batch-lock=100ms",
+                    "the batch lock timeout before the ninth round: a batch that waits longer than 100 ms for a row "
+                            + "lock gives up and its events are applied one at a time, where now it waits behind the "
+                            + "batch ahead of it for as long as any statement may (PostgreSQL's deadlock detection ends "
+                            + "a circle after 1 s)",
+                    Map.of("messaging.inbox.batch.lock-timeout", "100ms"), List.of()),
             new Lever("context-propagation=auto",
                     "the shared default before issue 15: Reactor restores thread-locals (the request id in the logging "
                             + "MDC) around every operator on every thread, where now it does so only in the handle and tap "
@@ -47,6 +53,11 @@ final class Levers {
                             + "heap the JVM starts with, all of -Xmx256m on a machine of 16 GiB or more (-Xmn85m). Every "
                             + "byte of it is touched between two collections, so all of it is resident; fewer collections",
                     Map.of(), List.of("-Xmn85m")),
+            new Lever("heap=max-192m",
+                    "a smaller heap (-Xmx192m, the young generation still 48m): the old generation, where the live "
+                            + "data of a service is 40 MB or less, is touched up to 144 MB before a full collection "
+                            + "instead of 208 MB, so less of it is resident; more full collections",
+                    Map.of(), List.of("-Xmx192m")),
             new Lever("native-trim=off",
                     "the C library keeps the native memory the JVM frees (the C2 compiler's arenas above all) for "
                             + "reuse, where now the JVM hands it back to the operating system every 5 s "

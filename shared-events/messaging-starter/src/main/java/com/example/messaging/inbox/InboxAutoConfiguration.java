@@ -1,6 +1,7 @@
 package com.example.messaging.inbox;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -85,7 +86,7 @@ public class InboxAutoConfiguration {
             DatabaseClient db = DatabaseClient.create(connectionFactory);
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
                     TransactionalOperator.create(transactionManager), outbox, crashPoints,
-                    properties.batch().lockTimeout());
+                    Optional.ofNullable(properties.batch().lockTimeout()));
             Duration lockTimeout = service.getIfAvailable() != null ? service.getObject().database().lockTimeout()
                     : DEFAULT_LOCK_TIMEOUT;
             DatabaseProbe probe = new DatabaseProbe(db, properties.probeTimeout(), lockTimeout);

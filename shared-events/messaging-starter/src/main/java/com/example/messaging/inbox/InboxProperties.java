@@ -83,18 +83,22 @@ public record InboxProperties(
      *                    batch gather while one is in flight
      * @param stopTimeout how long stopping waits for the batches in flight before it hands them back to the queue
      * @param lockTimeout how long a batch waits for a row lock before it gives up and its events are applied one at a
-     *                    time (PostgreSQL's {@code lock_timeout} for the batch's transaction only): batches lock the
-     *                    rows of one event after another, so two of them can wait for each other
+     *                    time (PostgreSQL's {@code lock_timeout} for the batch's transaction only); none by default: a
+     *                    batch then waits as long as any statement of the service, queueing behind another batch that
+     *                    holds the same rows, and a circle (two batches each holding rows the other wants, where
+     *                    the order in which batches lock does not prevent one) is ended by PostgreSQL's deadlock
+     *                    detection ({@code deadlock_timeout}, 1 s), after which the batch's events go one at a time
      */
     public record Batch(
             @DefaultValue("1") int size,
             @DefaultValue("5s") Duration stopTimeout,
-            @DefaultValue("100ms") Duration lockTimeout) {
+            Duration lockTimeout) {
 
         public Batch {
             Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
             Settings.requirePositive(stopTimeout, "messaging.inbox.batch.stop-timeout");
-            Settings.require(lockTimeout.toMillis() >= 1, "messaging.inbox.batch.lock-timeout must be at least 1ms");
+            Settings.require(lockTimeout == null || lockTimeout.toMillis() >= 1,
+                    "messaging.inbox.batch.lock-timeout must be at least 1ms");
         }
 
         /** Whether deliveries are consumed in batches at all. */

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -31,14 +32,14 @@ final class InboxTransaction {
     private final TransactionalOperator transactional;
     private final OutboxWriter outbox;
     private final CrashPoints crashPoints;
-    private final Duration batchLockTimeout;
+    private final Optional<Duration> batchLockTimeout;
 
     /**
      * @param batchLockTimeout how long a batch's statements wait for a row lock before the batch gives up (and its
-     *                         events are applied one at a time)
+     *                         events are applied one at a time); when empty, as long as any statement of the service
      */
     InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
-            CrashPoints crashPoints, Duration batchLockTimeout) {
+            CrashPoints crashPoints, Optional<Duration> batchLockTimeout) {
         this.processed = processed;
         this.transactional = transactional;
         this.outbox = outbox;
@@ -67,16 +68,16 @@ final class InboxTransaction {
      * other; taken in ascending order of the order, and with what the handlers lock ahead taken first and in their
      * own fixed order, a batch waits for another only until that one commits.
      *
-     * <p>A batch still waits at most {@code batchLockTimeout} for any row lock: a circle can remain where an effect
-     * locks rows its handler did not lock ahead, and PostgreSQL would break it only after {@code deadlock_timeout}
-     * (1s by default, superuser-only), while both batches hold every row they have taken, which single events then
-     * queue behind. Giving up early (the events then go one at a time, each locking its rows in a fixed order) keeps
-     * every lock a batch holds short-lived.
+     * <p>So a batch that waits for a row lock queues behind a batch that is working, and it waits as long as any
+     * statement of the service would. A circle can remain only where an effect locks rows its handler did not lock
+     * ahead; PostgreSQL's deadlock detection tells it from a queue and ends it after {@code deadlock_timeout} (1 s by
+     * default), and the batch's events then go one at a time, each locking its rows in a fixed order. A
+     * {@code batchLockTimeout} gives up sooner, at the price of giving up behind every batch that is merely slow.
      */
     Mono<List<Boolean>> applyAll(List<InboundEvent> events, List<EventHandler<?>> handlers) {
         List<Integer> sequence = byOrder(events);
-        Mono<List<Boolean>> work = processed.waitForLocksAtMost(batchLockTimeout)
-                .then(processed.claimAll(events)).flatMap(claimed -> {
+        Mono<Void> lockTimeout = batchLockTimeout.map(processed::waitForLocksAtMost).orElse(Mono.empty());
+        Mono<List<Boolean>> work = lockTimeout.then(processed.claimAll(events)).flatMap(claimed -> {
             Set<UUID> unapplied = new HashSet<>(claimed);
             Boolean[] applied = new Boolean[events.size()];
             Map<EventHandler<?>, List<DomainEvent>> newEvents = new LinkedHashMap<>();

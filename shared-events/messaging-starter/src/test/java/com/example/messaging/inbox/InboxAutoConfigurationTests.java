@@ -2,6 +2,7 @@ package com.example.messaging.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
@@ -104,6 +105,21 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.size=0")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("messaging.inbox.batch.size must be at least 1"));
+    }
+
+    /** Unset (the default, and what an empty INBOX_BATCH_LOCK_TIMEOUT gives): a batch waits like any statement. */
+    @Test
+    void aBatchGivesUpWaitingForALockOnlyWhenABatchLockTimeoutIsSet() {
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.lock-timeout=")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lockTimeout()).isNull());
+        runner.withUserConfiguration(Handlers.class)
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lockTimeout()).isNull());
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.lock-timeout=250ms")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lockTimeout())
+                        .isEqualTo(Duration.ofMillis(250)));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.lock-timeout=0ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.inbox.batch.lock-timeout must be at least 1ms"));
     }
 
     @Test

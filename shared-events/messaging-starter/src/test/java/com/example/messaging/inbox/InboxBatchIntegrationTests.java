@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -160,7 +161,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
      */
     @Test
     void twoBatchesOfTheSameOrdersDeliveredInOppositeOrdersQueueAndBothCommit() {
-        InboxTransaction transaction = transaction(Duration.ofSeconds(5));
+        InboxTransaction transaction = transaction(Optional.empty());
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
         EventHandler<OrderCreated> slow = EventHandler.of(OrderCreated.class, order -> count(order.orderId())
@@ -190,22 +191,40 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
 
     /**
      * Where an effect locks rows its handler did not lock ahead, two batches can still wait for each other: here each
-     * event's effect counts its own order and then the other one. They do not wait for deadlock detection: one gives
-     * up within the batch lock timeout.
+     * event's effect counts its own order and then the other one. Without a batch lock timeout (the default) they
+     * wait as queueing batches do, and PostgreSQL's deadlock detection tells the circle from a queue: it ends one of
+     * the two after {@code deadlock_timeout} (1 s), well before the session's lock timeout, and the other commits.
      */
     @Test
-    void twoBatchesThatStillLockTheSameRowsInOppositeOrdersDoNotWaitForDeadlockDetection() {
-        InboxTransaction transaction = transaction(Duration.ofMillis(100));
+    void twoBatchesThatStillLockTheSameRowsInOppositeOrdersAreToldApartByDeadlockDetection() {
+        InboxTransaction transaction = transaction(Optional.empty());
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
         EventHandler<OrderCreated> crossing = crossing(one, other, events -> Mono.empty());
 
         long started = System.nanoTime();
-        List<String> outcomes = Flux.merge(
-                        outcome(transaction.applyAll(List.of(event(one)), List.of(crossing))),
-                        outcome(transaction.applyAll(List.of(event(other)), List.of(crossing))))
-                .collectList()
-                .block(PATIENCE);
+        List<String> outcomes = crossingBatches(transaction, one, other, crossing);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(outcomes).as("one batch commits, PostgreSQL ends the other")
+                .containsOnlyOnce("committed")
+                .anyMatch(outcome -> outcome.contains("deadlock detected"));
+        assertThat(took).as("after deadlock detection (1s), before the session's lock timeout (5s)")
+                .isBetween(Duration.ofMillis(900), Duration.ofMillis(4500));
+        assertThat(applied(one.orderId())).as("the batch that commits counts both orders once").isEqualTo(1);
+        assertThat(applied(other.orderId())).isEqualTo(1);
+    }
+
+    /** With a batch lock timeout, the same two batches give up sooner than deadlock detection would end them. */
+    @Test
+    void aBatchLockTimeoutGivesUpOnTwoSuchBatchesBeforeDeadlockDetection() {
+        InboxTransaction transaction = transaction(Optional.of(Duration.ofMillis(100)));
+        OrderCreated one = newOrder();
+        OrderCreated other = newOrder();
+        EventHandler<OrderCreated> crossing = crossing(one, other, events -> Mono.empty());
+
+        long started = System.nanoTime();
+        List<String> outcomes = crossingBatches(transaction, one, other, crossing);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(outcomes).as("each batch commits or gives up waiting for a lock; no deadlock")
@@ -221,7 +240,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
     /** The same two batches, with a handler that locks ahead both orders' rows in ascending order: both commit. */
     @Test
     void aHandlerThatLocksAheadKeepsTwoBatchesFromWaitingForEachOther() {
-        InboxTransaction transaction = transaction(Duration.ofSeconds(5));
+        InboxTransaction transaction = transaction(Optional.empty());
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
         EventHandler<OrderCreated> crossing = crossing(one, other, events -> db
@@ -231,11 +250,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
                 .all()
                 .then());
 
-        List<String> outcomes = Flux.merge(
-                        outcome(transaction.applyAll(List.of(event(one)), List.of(crossing))),
-                        outcome(transaction.applyAll(List.of(event(other)), List.of(crossing))))
-                .collectList()
-                .block(PATIENCE);
+        List<String> outcomes = crossingBatches(transaction, one, other, crossing);
 
         assertThat(outcomes).containsExactly("committed", "committed");
         assertThat(applied(one.orderId())).isEqualTo(2);
@@ -258,12 +273,22 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
                 .rowsUpdated();
     }
 
+    /** Two batches of one event each, {@code one}'s and {@code other}'s, applied at once. */
+    private static List<String> crossingBatches(InboxTransaction transaction, OrderCreated one, OrderCreated other,
+            EventHandler<OrderCreated> crossing) {
+        return Flux.merge(
+                        outcome(transaction.applyAll(List.of(event(one)), List.of(crossing))),
+                        outcome(transaction.applyAll(List.of(event(other)), List.of(crossing))))
+                .collectList()
+                .block(PATIENCE);
+    }
+
     /**
-     * @param lockTimeout 100 ms, as in production, where a batch must give up; longer than deadlock detection (1 s)
-     *                    where batches must queue: had they waited for each other, PostgreSQL would end one with a
-     *                    deadlock, and the test would see it
+     * @param lockTimeout the batch lock timeout; none waits as long as the session's lock timeout (5 s), longer than
+     *                    deadlock detection (1 s): had two batches waited for each other, PostgreSQL would end one with
+     *                    a deadlock, and the test would see it
      */
-    private InboxTransaction transaction(Duration lockTimeout) {
+    private InboxTransaction transaction(Optional<Duration> lockTimeout) {
         return new InboxTransaction(new ProcessedEvents(db), TransactionalOperator.create(transactionManager), outbox,
                 CrashPoints.none(), lockTimeout);
     }
