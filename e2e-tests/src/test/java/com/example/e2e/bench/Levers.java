@@ -53,11 +53,6 @@ final class Levers {
                             + "heap the JVM starts with, all of -Xmx256m on a machine of 16 GiB or more (-Xmn85m). Every "
                             + "byte of it is touched between two collections, so all of it is resident; fewer collections",
                     Map.of(), List.of("-Xmn85m")),
-            new Lever("heap=max-192m",
-                    "a smaller heap (-Xmx192m, the young generation still 48m): the old generation, where the live "
-                            + "data of a service is 40 MB or less, is touched up to 144 MB before a full collection "
-                            + "instead of 208 MB, so less of it is resident; more full collections",
-                    Map.of(), List.of("-Xmx192m")),
             new Lever("native-trim=off",
                     "the C library keeps the native memory the JVM frees (the C2 compiler's arenas above all) for "
                             + "reuse, where now the JVM hands it back to the operating system every 5 s "
