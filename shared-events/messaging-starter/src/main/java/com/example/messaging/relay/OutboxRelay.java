@@ -3,6 +3,7 @@ package com.example.messaging.relay;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,22 +20,23 @@ import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
- * Runs the relay for as long as the application runs: one {@link RelayCycle} at a time, started by
- * a notification, by the poll interval, or by the previous cycle having found work (it keeps going
- * until a cycle claims nothing). Wake-ups that arrive during a cycle collapse into one. Beside it,
- * on the same small scheduler, the backlog figures are refreshed. While nothing waits and the LISTEN
- * connection is up, polls are skipped ({@link QuietPolls}).
+ * Runs the relay for as long as the application runs: up to {@code lanes} {@link RelayCycle}s at a time, started by
+ * a notification, by the poll interval, or by a previous cycle having found work (it keeps going until a cycle
+ * claims nothing). A wake-up that arrives while every lane is busy waits for the first to finish; wake-ups that
+ * arrive meanwhile collapse into it. So a row committed while a cycle waits for its confirms is claimed by the next
+ * lane at once instead of after that cycle. Beside them, on the same small scheduler, the backlog figures are
+ * refreshed. While nothing waits and the LISTEN connection is up, polls are skipped ({@link QuietPolls}).
  *
  * <p>Every failure of a cycle (database or broker down) is logged and waited out until the next
  * wake-up; a cycle that hangs (a database connection that stops answering without closing) is
- * abandoned after {@code cycle-timeout}; nothing here needs a restart to recover. Stopping lets the cycle in flight finish, so a
- * published batch is normally marked sent before the connections close.
+ * abandoned after {@code cycle-timeout}; nothing here needs a restart to recover. Stopping lets the cycles in flight
+ * finish, so a published batch is normally marked sent before the connections close.
  */
 final class OutboxRelay implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
-    /** One thread publishes and waits for confirms (both block); one spare for the timers of the other tasks. */
-    private static final int THREADS = 2;
+    /** One thread per lane publishes and waits for confirms (both block); one spare for the timers. */
+    private static final int SPARE_THREADS = 1;
     /** How long a nudge waits for a concurrent one to get out of the way. */
     private static final Duration NUDGE_PATIENCE = Duration.ofMillis(100);
 
@@ -44,7 +46,7 @@ final class OutboxRelay implements SmartLifecycle {
     private final RelayProperties properties;
     private final Object lifecycle = new Object();
     private Running running;
-    private int failuresInARow;
+    private final AtomicInteger failuresInARow = new AtomicInteger();
     private volatile QuietPolls quietPolls;
 
     OutboxRelay(RelayCycle cycle, NotificationListener listener, OutboxMonitor monitor, RelayProperties properties) {
@@ -60,7 +62,8 @@ final class OutboxRelay implements SmartLifecycle {
             if (running != null) {
                 return;
             }
-            Scheduler scheduler = Schedulers.newBoundedElastic(THREADS, 1024, "outbox-relay");
+            Scheduler scheduler = Schedulers.newBoundedElastic(properties.lanes() + SPARE_THREADS, 1024,
+                    "outbox-relay");
             Sinks.Many<Boolean> nudges = Sinks.many().multicast().directBestEffort();
             Sinks.Empty<Void> stopping = Sinks.empty();
             CountDownLatch drained = new CountDownLatch(1);
@@ -77,11 +80,11 @@ final class OutboxRelay implements SmartLifecycle {
                     .takeUntilOther(stopping.asMono())
                     .onBackpressureLatest();
             Disposable drain = wakeUps
-                    .concatMap(wakeUp -> cycle.runOnce(scheduler)
+                    .flatMap(wakeUp -> cycle.runOnce(scheduler)
                             // Cancelling rolls the cycle's transaction back; what it published goes out again.
                             .timeout(properties.cycleTimeout())
-                            .doOnNext(moreDue -> succeeded(moreDue, nudges))
-                            .onErrorResume(this::failed), 1)
+                            .doOnNext(outcome -> succeeded(outcome, nudges))
+                            .onErrorResume(this::failed), properties.lanes(), 1)
                     // Nothing above should end with an error; if something does, the relay must not just stop.
                     .retryWhen(Retry.fixedDelay(Long.MAX_VALUE, properties.pollInterval())
                             .doBeforeRetry(signal -> log.error("Outbox relay wake-ups ended unexpectedly; restarting them",
@@ -98,8 +101,9 @@ final class OutboxRelay implements SmartLifecycle {
                             }), 1)
                     .subscribe();
             running = new Running(scheduler, nudges, stopping, drain, background, drained);
-            log.info("Outbox relay started: batches of {}, polling every {}, {}", properties.batchSize(),
-                    properties.pollInterval(), listener.isOn() ? "listening for notifications" : "notifications off");
+            log.info("Outbox relay started: batches of {}, {} at a time, polling every {}, {}", properties.batchSize(),
+                    properties.lanes(), properties.pollInterval(),
+                    listener.isOn() ? "listening for notifications" : "notifications off");
         }
     }
 
@@ -142,7 +146,7 @@ final class OutboxRelay implements SmartLifecycle {
         current.stopping().tryEmitEmpty();
         current.background().dispose();
         try {
-            // The cycle in flight ends within the confirm timeout unless the database hangs.
+            // The cycles in flight end within the confirm timeout unless the database hangs.
             Duration patience = properties.drainTimeout();
             if (!current.drained().await(patience.toMillis(), TimeUnit.MILLISECONDS)) {
                 log.warn("Outbox relay cycle still running after {}; abandoning it (its rows roll back and are "
@@ -163,27 +167,27 @@ final class OutboxRelay implements SmartLifecycle {
         return running != null;
     }
 
-    private void succeeded(boolean moreDue, Sinks.Many<Boolean> nudges) {
-        quietPolls.cycleEnded(!cycle.lastClaimWasEmpty());
-        if (failuresInARow > 0) {
-            log.info("Outbox relay recovered after {} failed cycles", failuresInARow);
-            failuresInARow = 0;
+    private void succeeded(RelayCycle.Outcome outcome, Sinks.Many<Boolean> nudges) {
+        quietPolls.cycleEnded(outcome.claimed());
+        int failed = failuresInARow.getAndSet(0);
+        if (failed > 0) {
+            log.info("Outbox relay recovered after {} failed cycles", failed);
         }
-        if (moreDue) {
+        if (outcome.moreDue()) {
             // Keep going without waiting: the next event of each aggregate just sent, or the rest of a backlog.
             nudge(nudges);
         }
     }
 
-    private Mono<Boolean> failed(Throwable e) {
+    private Mono<RelayCycle.Outcome> failed(Throwable e) {
         quietPolls.cycleEnded(true);
-        failuresInARow++;
+        int inARow = failuresInARow.incrementAndGet();
         // One warning per outage, not one per poll.
-        if (failuresInARow == 1) {
+        if (inARow == 1) {
             log.warn("Outbox relay cycle failed, retrying on the next wake-up (at most {}): {}",
                     properties.pollInterval(), Failures.describe(e));
         } else {
-            log.debug("Outbox relay cycle failed ({} in a row): {}", failuresInARow, Failures.describe(e));
+            log.debug("Outbox relay cycle failed ({} in a row): {}", inARow, Failures.describe(e));
         }
         return Mono.empty();
     }

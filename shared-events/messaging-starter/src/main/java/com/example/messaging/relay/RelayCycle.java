@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +24,10 @@ import reactor.core.scheduler.Scheduler;
  * confirms, then mark each confirmed row sent and record each failure. The row locks taken by the
  * claim are what keeps other relay instances away from the batch; if this process dies anywhere
  * before the commit, PostgreSQL rolls back and the rows are published again (same message ids).
+ *
+ * <p>Several cycles of one process may run at once ({@code messaging.relay.lanes}), each in its own transaction, just
+ * as the cycles of several replicas do; what they learn about the broker (an outage, when it last took a row) is
+ * shared, because it is the same broker.
  */
 final class RelayCycle {
 
@@ -38,20 +44,18 @@ final class RelayCycle {
     private final Duration parkAfter;
     private final Clock clock;
     /** Whether the previous cycle had deliveries to retry: only the first of a run of such cycles warns. */
-    private boolean failing;
+    private volatile boolean failing;
     /**
      * Cycles in a row in which the broker took nothing and was unreachable, blocked or silent: the outage's
      * length, which sets the backoff of the rows it kept waiting (their own refusal counts stay as they were).
      */
-    private int outageCycles;
+    private final AtomicInteger outageCycles = new AtomicInteger();
     /**
      * When the broker last took a row from this relay: a row it refuses is parked only if it accepted others since
      * the refusals began. A broker that refuses everything (its definitions lost, the topology not provisioned yet)
      * has a problem no single row can be blamed for; the backlog's age reports that instead.
      */
-    private Instant lastAccepted;
-    /** Whether the last cycle's claim found no row due. */
-    private volatile boolean lastClaimEmpty;
+    private final AtomicReference<Instant> lastAccepted = new AtomicReference<>();
 
     RelayCycle(OutboxStore store, OutboxPublisher publisher, TransactionalOperator transactions,
             CrashPoints crashPoints, Backoff backoff, RelayMetrics metrics, RelayProperties properties, Clock clock) {
@@ -67,29 +71,24 @@ final class RelayCycle {
     }
 
     /**
-     * @return whether more rows may be due right now: the batch was full, or a row it sent had a later row of its
+     * @return whether the claim found rows, and whether more rows may be due right now: the batch was full, or a row it sent had a later row of its
      *         aggregate waiting behind it; in both cases only if the broker took something. Otherwise the next cycle
      *         waits for a notification or the poll: rows committed meanwhile notify, so asking again at once would
      *         cost a transaction that finds nothing (one per batch, a quarter of an order's transactions when
      *         batches are small). While the broker is unreachable or blocking the relay goes at the pace of its poll
      *         interval instead of sweeping the whole backlog into backoff.
      */
-    Mono<Boolean> runOnce(Scheduler scheduler) {
-        Mono<Boolean> batch = store.claim(batchSize)
+    Mono<Outcome> runOnce(Scheduler scheduler) {
+        Mono<Outcome> batch = store.claim(batchSize)
                 .collectList()
-                .doOnNext(rows -> lastClaimEmpty = rows.isEmpty())
-                .flatMap(rows -> rows.isEmpty() ? Mono.just(false) : relay(rows, scheduler));
+                .flatMap(rows -> rows.isEmpty() ? Mono.just(new Outcome(false, false))
+                        : relay(rows, scheduler).map(moreDue -> new Outcome(true, moreDue)));
         return publisher.declareConfiguredExchanges(scheduler)
                 .onErrorResume(e -> {
                     log.debug("Configured exchanges not declared yet: {}", e.toString());
                     return Mono.empty();
                 })
                 .then(transactions.transactional(batch));
-    }
-
-    /** Whether the last cycle that got as far as its claim found no row due (false before the first). */
-    boolean lastClaimWasEmpty() {
-        return lastClaimEmpty;
     }
 
     private Mono<Boolean> relay(List<OutboxRow> rows, Scheduler scheduler) {
@@ -115,10 +114,14 @@ final class RelayCycle {
     private Mono<Void> record(List<Delivery> deliveries, Instant publishedAt) {
         boolean outage = deliveries.stream().noneMatch(Delivery::isConfirmed)
                 && deliveries.stream().anyMatch(d -> !d.failure().kind().countsTowardParking());
-        outageCycles = outage ? outageCycles + 1 : 0;
+        int outageLength = outage ? outageCycles.incrementAndGet() : 0;
+        if (!outage) {
+            outageCycles.set(0);
+        }
         deliveries.stream().filter(Delivery::isConfirmed).map(Delivery::confirmedAt)
                 .max(Instant::compareTo)
-                .ifPresent(at -> lastAccepted = lastAccepted == null || at.isAfter(lastAccepted) ? at : lastAccepted);
+                .ifPresent(at -> lastAccepted.accumulateAndGet(at,
+                        (last, next) -> last == null || next.isAfter(last) ? next : last));
         List<UUID> confirmed = new ArrayList<>();
         List<OutboxStore.FailedAttempt> failures = new ArrayList<>();
         List<Delivery> retried = new ArrayList<>();
@@ -133,7 +136,7 @@ final class RelayCycle {
             boolean park = refused && refusedTooLong(delivery.row(), publishedAt);
             (park ? parked : retried).add(delivery);
             failures.add(new OutboxStore.FailedAttempt(delivery.row().id(),
-                    backoff.delayAfter(refused ? refusals : Math.max(1, outageCycles)),
+                    backoff.delayAfter(refused ? refusals : Math.max(1, outageLength)),
                     truncate(delivery.failure().toString()), refused, park));
         }
         return store.markSent(confirmed)
@@ -150,7 +153,8 @@ final class RelayCycle {
      */
     private boolean refusedTooLong(OutboxRow row, Instant publishedAt) {
         Instant since = row.refusedSince() == null ? publishedAt : row.refusedSince();
-        return !since.plus(parkAfter).isAfter(publishedAt) && lastAccepted != null && !lastAccepted.isBefore(since);
+        Instant accepted = lastAccepted.get();
+        return !since.plus(parkAfter).isAfter(publishedAt) && accepted != null && !accepted.isBefore(since);
     }
 
     private void report(List<Delivery> deliveries, List<Delivery> retried, List<Delivery> parked) {
@@ -176,6 +180,15 @@ final class RelayCycle {
             log.info("Outbox events are being delivered again");
         }
         failing = !retried.isEmpty();
+    }
+
+    /**
+     * What a cycle that committed found.
+     *
+     * @param claimed whether its claim found rows due
+     * @param moreDue whether more rows may be due right now (see {@link #runOnce})
+     */
+    record Outcome(boolean claimed, boolean moreDue) {
     }
 
     private record Published(Instant at, List<Delivery> deliveries) {

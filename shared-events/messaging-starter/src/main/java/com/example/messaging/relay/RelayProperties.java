@@ -17,6 +17,9 @@ import com.example.messaging.support.Settings;
  * @param enabled         whether this process publishes its outbox (the {@code outbox} health indicator then
  *                        watches the backlog)
  * @param batchSize       rows claimed, published and confirmed together
+ * @param lanes           cycles this process runs at the same time, each in its own transaction: while one waits
+ *                        for its confirms, the next claims what committed meanwhile (rows of an aggregate still go
+ *                        one after the other, see {@link OutboxStore})
  * @param pollInterval    fallback wake-up when a notification is missed
  * @param confirmTimeout  how long a batch waits for its publisher confirms before counting the rest as failed
  * @param drainTimeout    how long stopping waits for the cycle in flight to finish (so that a published batch is
@@ -39,6 +42,7 @@ import com.example.messaging.support.Settings;
 public record RelayProperties(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("200") int batchSize,
+        @DefaultValue("2") int lanes,
         @DefaultValue("1s") Duration pollInterval,
         @DefaultValue("10s") Duration confirmTimeout,
         @DefaultValue("30s") Duration cycleTimeout,
@@ -53,6 +57,7 @@ public record RelayProperties(
 
     public RelayProperties {
         require(batchSize >= 1, "batch-size must be at least 1");
+        require(lanes >= 1, "lanes must be at least 1");
         requirePositive(parkAfter, "park-after");
         requirePositive(pollInterval, "poll-interval");
         requirePositive(confirmTimeout, "confirm-timeout");

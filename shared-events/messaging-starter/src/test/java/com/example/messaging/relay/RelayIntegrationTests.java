@@ -168,6 +168,47 @@ class RelayIntegrationTests {
         }
     }
 
+    /**
+     * A cycle that is slow to finish (its mark waits three seconds on a trigger, as behind a busy database) does not
+     * hold back an event committed meanwhile: the relay's second lane claims and publishes it. With one lane the
+     * event would leave only after the slow cycle.
+     */
+    @Test
+    void anEventCommittedWhileACycleIsSlowLeavesOnTheOtherLane() {
+        outbox.execute("""
+                create function slow_mark() returns trigger language plpgsql as $$
+                begin
+                    perform pg_sleep(3);
+                    return new;
+                end $$""");
+        outbox.execute("""
+                create trigger slow_mark before update of sent_at on outbox_events for each row
+                when (old.aggregate_id = '888001' and new.sent_at is not null) execute function slow_mark()""");
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            outbox.write(TestOutbox.created(888_001));
+            await("a cycle marking 888001 sent, slowly").atMost(Duration.ofSeconds(5))
+                    .until(this::sleepingInTheTrigger);
+
+            outbox.write(TestOutbox.created(888_002));
+            await("888002 sent beside the slow cycle").atMost(Duration.ofMillis(2500))
+                    .until(() -> outbox.count("aggregate_id = '888002' and sent_at is not null") == 1);
+            assertThat(outbox.count("aggregate_id = '888001' and sent_at is not null"))
+                    .as("the slow cycle has not committed yet").isZero();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> outbox.count("aggregate_id = '888001' and sent_at is not null") == 1);
+        } finally {
+            outbox.execute("drop trigger slow_mark on outbox_events");
+            outbox.execute("drop function slow_mark()");
+        }
+    }
+
+    private boolean sleepingInTheTrigger() {
+        return DatabaseClient.create(connectionFactory).sql("""
+                select count(*) from pg_stat_activity
+                 where datname = current_database() and wait_event = 'PgSleep'""")
+                .map(r -> r.get(0, Long.class)).one().block() > 0;
+    }
+
     @Test
     void keepsListeningAfterTheDatabaseDropsEveryConnection() throws SQLException {
         try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {

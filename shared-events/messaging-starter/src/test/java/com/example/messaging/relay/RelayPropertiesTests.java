@@ -26,6 +26,7 @@ class RelayPropertiesTests {
 
         assertThat(properties.enabled()).isTrue();
         assertThat(properties.batchSize()).isEqualTo(200);
+        assertThat(properties.lanes()).isEqualTo(2);
         assertThat(properties.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(properties.confirmTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(properties.cycleTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -54,6 +55,8 @@ class RelayPropertiesTests {
     void refusesSettingsThatCannotWork() {
         assertThatThrownBy(() -> bind(Map.of("messaging.relay.batch-size", "0"))).isInstanceOf(BindException.class)
                 .rootCause().hasMessageContaining("messaging.relay.batch-size");
+        assertThatThrownBy(() -> bind(Map.of("messaging.relay.lanes", "0"))).isInstanceOf(BindException.class)
+                .rootCause().hasMessageContaining("messaging.relay.lanes");
         assertThatThrownBy(() -> bind(Map.of("messaging.relay.backoff.jitter", "1.5")))
                 .rootCause().hasMessageContaining("backoff.jitter");
         assertThatThrownBy(() -> bind(Map.of("messaging.relay.backoff.initial", "1m", "messaging.relay.backoff.max", "1s")))
