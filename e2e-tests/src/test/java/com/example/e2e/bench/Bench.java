@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 import org.awaitility.Awaitility;
 import org.slf4j.Logger;
@@ -47,6 +48,8 @@ final class Bench {
     private static final Duration PATIENCE = Duration.ofMinutes(2);
     /** Four JVMs starting at once on two busy cores take minutes (the topology's first start allows three). */
     private static final Duration RESTART_READY = Duration.ofMinutes(5);
+    /** The warm-up goes on in windows this long until the JIT compilers are quiet over one of them. */
+    static final Duration WARM_UP_WINDOW = Duration.ofSeconds(30);
     /** The warm-up's orders may queue up behind a cold JIT: the API takes them faster than the pipeline finishes. */
     private static final Duration WARM_UP_PATIENCE = Duration.ofMinutes(5);
     /** A service stops gracefully within this (the relay's drain, the web server's) when there is no load. */
@@ -71,7 +74,7 @@ final class Bench {
         Instant startedAt = Instant.now();
         BenchOrders.stock(new Seeder(() -> topology.node(Service.INVENTORY).baseUrl(),
                 () -> topology.node(Service.COUPON).baseUrl()));
-        warmUp(settings.systemWarmup());
+        BenchResult.Warmup warmup = warmUp(settings.systemWarmup());
 
         log.info("[bench] cost: {} clients for {} s, counted until every order is final", settings.connections(),
                 settings.cost().toSeconds());
@@ -126,7 +129,7 @@ final class Bench {
 
         BenchResult.Setup setup = new BenchResult.Setup(startedAt, Runtime.getRuntime().availableProcessors(),
                 settings.connections(), message.length, CONSUMERS.size(), settings.backlog(), databaseDescription(),
-                "RabbitMQ " + brokerCeiling.version() + ", durable quorum queues, publisher confirms", serviceJvm);
+                "RabbitMQ " + brokerCeiling.version() + ", durable quorum queues, publisher confirms", serviceJvm, warmup);
         // A request of the order API that did not get its 201 is an error.
         BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors());
         return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
@@ -140,25 +143,41 @@ final class Bench {
      * two ends of a run. Nothing follows, so the services keep the last lever's settings until the topology closes.
      */
     BenchResult.LeverRuns levers() throws Exception {
-        BenchResult.Cost baseline = leverCost("baseline", Map.of(), List.of());
+        LeverMeasure baseline = leverRun("baseline", Map.of(), List.of(), OptionalDouble.empty());
+        OptionalDouble capacity = OptionalDouble.of(baseline.cost().capacityPerSecond());
         List<BenchResult.LeverRun> runs = new ArrayList<>();
         for (Levers.Lever lever : settings.levers()) {
-            BenchResult.Cost cost = leverCost(lever.name(), lever.properties(), lever.jvmOptions());
+            LeverMeasure measured = leverRun(lever.name(), lever.properties(), lever.jvmOptions(), capacity);
             runs.add(new BenchResult.LeverRun(lever.name(), lever.description(), lever.properties(), lever.jvmOptions(),
-                    cost));
+                    measured.cost(), measured.endToEnd().createdToFinal()));
         }
-        return new BenchResult.LeverRuns(settings.leverWarmup().toSeconds(), baseline, runs);
+        return new BenchResult.LeverRuns(settings.leverWarmup().toSeconds(), baseline.endToEnd().offeredPerSecond(),
+                baseline.cost(), baseline.endToEnd().createdToFinal(), runs);
     }
 
-    private BenchResult.Cost leverCost(String name, Map<String, String> properties, List<String> jvmOptions)
-            throws Exception {
+    private record LeverMeasure(BenchResult.Cost cost, BenchResult.EndToEnd endToEnd) {
+    }
+
+    /**
+     * @param capacity the baseline's, once it ran: every run's orders then arrive at the same rate; empty for the
+     *                 baseline itself, whose own capacity sets that rate
+     */
+    private LeverMeasure leverRun(String name, Map<String, String> properties, List<String> jvmOptions,
+            OptionalDouble capacity) throws Exception {
         log.info("[bench] lever {}: restarting the services with {} {}", name, properties, jvmOptions);
         topology.overrideServices(properties, jvmOptions);
         restartServices();
         warmUp(settings.leverWarmup());
         log.info("[bench] lever {}: {} clients for {} s, counted until every order is final", name,
                 settings.connections(), settings.leverCost().toSeconds());
-        return CostPhase.measure("lever " + name, topology, orders, settings.connections(), settings.leverCost());
+        BenchResult.Cost cost = CostPhase.measure("lever " + name, topology, orders, settings.connections(),
+                settings.leverCost());
+        EndToEnd.Run endToEnd = EndToEnd.run(topology.database(), orders, settings,
+                capacity.orElse(cost.capacityPerSecond()));
+        log.info("[bench] lever {}: end to end at {} orders/s: 201 -> final p50 {} ms, p99 {} ms", name,
+                endToEnd.result().offeredPerSecond(), endToEnd.result().createdToFinal().p50(),
+                endToEnd.result().createdToFinal().p99());
+        return new LeverMeasure(cost, endToEnd.result());
     }
 
     /** Stops every service gracefully, then starts them all at once, as the topology's start does. */
@@ -174,21 +193,46 @@ final class Bench {
     }
 
     /**
-     * Orders through the whole system, closed loop, until every service's JIT has compiled what an order runs
-     * through (on two cores that takes a minute or more under load: the first seconds run several times slower),
-     * then until all of them are final.
+     * Orders through the whole system, closed loop, for at least {@code minimum} and then until every service's JIT
+     * has compiled what an order runs through: until the JIT compiler threads of the system's processes used less
+     * than {@code bench.warmup-jit-percent} of its CPU over a window, or {@code bench.warmup-max-seconds} passed. A
+     * fixed length left a fifth of a slow machine's cost in compilation and wasted minutes on a fast one. Then until
+     * every order is final.
      */
-    private void warmUp(Duration length) throws SQLException {
-        log.info("[bench] warm-up: {} clients for {} s through the whole system", settings.connections(),
-                length.toSeconds());
-        ClosedLoop.Result warmUp = ClosedLoop.run("warm-up", settings.connections(), Duration.ZERO, length,
-                index -> () -> orders.place(orders.fresh()).status() == 201);
+    private BenchResult.Warmup warmUp(Duration minimum) throws SQLException {
+        log.info("[bench] warm-up: {} clients for at least {} s through the whole system, until the JIT compilers use "
+                + "under {}% of its CPU over {} s (at most {} s)", settings.connections(), minimum.toSeconds(),
+                settings.warmupJitPercent(), WARM_UP_WINDOW.toSeconds(), settings.warmupMax().toSeconds());
+        List<ProcessCpu.Tracked> system = CostPhase.systemProcesses(topology);
+        long started = System.nanoTime();
+        long placed = 0;
+        double jitShare;
+        boolean quiet;
+        while (true) {
+            ProcessCpu.Snapshot before = ProcessCpu.read(system);
+            ClosedLoop.Result window = ClosedLoop.run("warm-up", settings.connections(), Duration.ZERO, WARM_UP_WINDOW,
+                    index -> () -> orders.place(orders.fresh()).status() == 201);
+            ProcessCpu.Snapshot after = ProcessCpu.read(system);
+            placed += window.throughput().operations();
+            double cpu = after.millisSince(before).values().stream().mapToDouble(Double::doubleValue).sum();
+            double jit = after.compilerMillisSince(before).values().stream().mapToDouble(Double::doubleValue).sum();
+            jitShare = cpu == 0 ? 0 : jit / cpu;
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+            quiet = jitShare * 100 < settings.warmupJitPercent();
+            log.info("[bench] warm-up: {} s, {} orders/s, JIT compilers {}% of the system's CPU", elapsed.toSeconds(),
+                    Math.round(window.throughput().perSecond()), Math.round(jitShare * 1000) / 10.0);
+            if ((quiet && elapsed.compareTo(minimum) >= 0) || elapsed.compareTo(settings.warmupMax()) >= 0) {
+                break;
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
         try (Connection connection = Sql.connect(topology.database(), Service.ORDER)) {
             Awaitility.await("the warm-up's orders are final").atMost(WARM_UP_PATIENCE)
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> Sql.count(connection, "select count(*) from orders where status = 'CREATED'") == 0);
         }
-        log.info("[bench] warm-up: {} orders placed per second", Math.round(warmUp.throughput().perSecond()));
+        log.info("[bench] warm-up: {} orders in {} s", placed, Math.round(seconds));
+        return new BenchResult.Warmup(seconds, jitShare, quiet);
     }
 
     private List<ServiceNode> consumers() {

@@ -92,9 +92,18 @@ public final class BenchReport {
 
     private static String setup(BenchResult.Setup setup) {
         return format("Run started %s on %d cores; %d connections; %d-byte messages; fan-out %d; backlog %d outbox rows; "
-                + "database %s; broker %s; service JVM `%s`.", STARTED.format(setup.startedAt()), setup.cores(),
+                + "database %s; broker %s; service JVM `%s`. %s", STARTED.format(setup.startedAt()), setup.cores(),
                 setup.connections(), setup.messageBytes(), setup.fanOut(), setup.backlog(), setup.database(),
-                setup.broker(), setup.serviceJvm());
+                setup.broker(), setup.serviceJvm(), warmup(setup.warmup()));
+    }
+
+    static String warmup(BenchResult.Warmup warmup) {
+        String share = format("%.1f%%", warmup.jitShare() * 100);
+        return warmup.quiet()
+                ? format("Warmed up for %d s, until the JIT compilers used %s of the system's CPU over %d s.",
+                        Math.round(warmup.seconds()), share, Bench.WARM_UP_WINDOW.toSeconds())
+                : format("Warmed up for %d s, the cap; the JIT compilers still used %s of the system's CPU over the last "
+                        + "%d s.", Math.round(warmup.seconds()), share, Bench.WARM_UP_WINDOW.toSeconds());
     }
 
     private static void targets(StringBuilder md, BenchResult result) {
@@ -210,16 +219,20 @@ public final class BenchReport {
         BenchResult.Cost baseline = runs.baseline();
         md.append("## Levers\n\n")
                 .append(format("Each run restarts every service with the lever's settings, warms the system up for "
-                        + "%.0f s, then measures as the cost phase does (%.0f s of orders, counted until all are final); "
-                        + "the baseline is the same with the normal settings. CPU in ms per order; resident memory of "
-                        + "the largest service when the last order became final.\n\n",
-                        runs.warmupSeconds(), baseline.placingSeconds()))
+                        + "at least %.0f s and until its JIT compilers are quiet, as before the first phase, then measures "
+                        + "as the cost phase does (%.0f s of orders, counted until all are final), then end to end as "
+                        + "above, every run at the same %.0f orders/s (60%% of the baseline's capacity); the baseline is "
+                        + "the same with the normal settings. CPU in ms per order; resident memory of the largest "
+                        + "service when the last order of the cost phase became final.\n\n",
+                        runs.warmupSeconds(), baseline.placingSeconds(), runs.endToEndRate()))
                 .append("| run | system CPU | of which JIT compilation");
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
-        md.append(" | tx per order | messages published / delivered per order | orders/s | resident MiB |\n|---");
-        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 6)).append("|\n");
-        leverRow(md, "baseline", baseline, baseline);
-        runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), baseline));
+        md.append(" | tx per order | messages published / delivered per order | orders/s | resident MiB "
+                + "| 201 → final p50 / p99 (ms) |\n|---");
+        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 7)).append("|\n");
+        leverRow(md, "baseline", baseline, runs.baselineEndToEnd(), baseline, runs.baselineEndToEnd());
+        runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), lever.endToEnd(),
+                baseline, runs.baselineEndToEnd()));
         md.append('\n');
         for (BenchResult.LeverRun lever : runs.levers()) {
             List<String> changes = new ArrayList<>();
@@ -231,7 +244,8 @@ public final class BenchReport {
         md.append('\n');
     }
 
-    private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, BenchResult.Cost baseline) {
+    private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, Latencies endToEnd,
+            BenchResult.Cost baseline, Latencies baselineEndToEnd) {
         md.append("| ").append(name).append(" | ").append(ms(cost.systemCpuMillisPerOrder()))
                 .append(change(cost.systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()))
                 .append(" | ").append(ms(cost.systemJitCpuMillisPerOrder()));
@@ -242,7 +256,10 @@ public final class BenchReport {
                 .append(" | ").append(decimal(cost.capacityPerSecond()))
                 .append(change(cost.capacityPerSecond(), baseline.capacityPerSecond()))
                 .append(" | ").append(format("%.0f", cost.largestResidentBytes() / MIB))
-                .append(change(cost.largestResidentBytes(), baseline.largestResidentBytes())).append(" |\n");
+                .append(change(cost.largestResidentBytes(), baseline.largestResidentBytes()))
+                .append(" | ").append(ms(endToEnd.p50())).append(change(endToEnd.p50(), baselineEndToEnd.p50()))
+                .append(" / ").append(ms(endToEnd.p99())).append(change(endToEnd.p99(), baselineEndToEnd.p99()))
+                .append(" |\n");
     }
 
     /** " (−5%)" against the baseline; nothing for the baseline itself. */

@@ -70,7 +70,16 @@ class BenchReportTests {
                 .path("spring.reactor.context-propagation").asString()).isEqualTo("limited");
         assertThat(json.path("levers").path("levers").get(0).path("cost").path("system_cpu_millis_per_order").asDouble())
                 .isCloseTo(90.0, within(1e-9));
+        assertThat(json.path("levers").path("levers").get(0).path("end_to_end").path("p99").asDouble()).isEqualTo(450.0);
+        assertThat(json.path("setup").path("warmup").path("jit_share").asDouble()).isEqualTo(0.021);
         assertThat(json.path("end_to_end").path("requested_per_second").isNull()).isTrue();
+    }
+
+    @Test
+    void saysWhenTheWarmUpEndedAtItsCapWithTheJitStillBusy() {
+        assertThat(BenchReport.warmup(new BenchResult.Warmup(600.4, 0.0749, false)))
+                .isEqualTo("Warmed up for 600 s, the cap; the JIT compilers still used 7.5% of the system's CPU over the "
+                        + "last 30 s.");
     }
 
     @Test
@@ -81,7 +90,8 @@ class BenchReportTests {
         assertThat(markdown).startsWith("# Benchmark report\n\n")
                 .contains("Run started 2025-06-01 10:15:30 UTC on 8 cores; 32 connections; 412-byte messages; fan-out 3;"
                         + " backlog 20000 outbox rows; database PostgreSQL 17.5 (fsync=on, synchronous_commit=on);"
-                        + " broker RabbitMQ 4.1.0 (quorum queues); service JVM `-Xmx256m -XX:+UseSerialGC`.")
+                        + " broker RabbitMQ 4.1.0 (quorum queues); service JVM `-Xmx256m -XX:+UseSerialGC`."
+                        + " Warmed up for 270 s, until the JIT compilers used 2.1% of the system's CPU over 30 s.")
                 .contains("| Order API / database ceiling | 46% | ≥ 50% | ❌ |")
                 .contains("| Relay drain / broker ceiling | 69% | ≥ 60% | ✅ |")
                 .contains("| 201 → final p99 | 182.7 ms | < 100.0 ms | ❌ |")
@@ -114,10 +124,13 @@ class BenchReportTests {
                 .contains("| coupon-service | 0.20% | 187.5 |")
                 .contains("| PostgreSQL | 0.10% | — |")
                 .contains("| run | system CPU | of which JIT compilation | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
-                        + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s | resident MiB |")
-                .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 | 300 |")
+                        + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s | resident MiB "
+                        + "| 201 → final p50 / p99 (ms) |")
+                .contains("every run at the same 12 orders/s (60% of the baseline's capacity)")
+                .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 | 300 "
+                        + "| 150.0 / 600.0 |")
                 .contains("| `context-propagation=limited` | 90.0 (−10%) | 3.60 | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
-                        + "| 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) |")
+                        + "| 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 120.0 (−20%) / 450.0 (−25%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
                 .contains("![CPU per order by process](bench-cost.png)")
@@ -260,7 +273,7 @@ class BenchReportTests {
     private static BenchResult result() {
         BenchResult.Setup setup = new BenchResult.Setup(Instant.parse("2025-06-01T10:15:30Z"), 8, 32, 412, 3, 20000,
                 "PostgreSQL 17.5 (fsync=on, synchronous_commit=on)", "RabbitMQ 4.1.0 (quorum queues)",
-                "-Xmx256m -XX:+UseSerialGC");
+                "-Xmx256m -XX:+UseSerialGC", new BenchResult.Warmup(270, 0.021, true));
         BenchResult.Cost cost = cost(600, 40, 23, 18, 13, 14, 21, 11, 300);
         BenchResult.Api orderApi = new BenchResult.Api(new Throughput(11352, 10),
                 new Latencies(11352, 21.43, 48.7, 87.41, 312.9), 3);
@@ -275,10 +288,11 @@ class BenchReportTests {
                 "coupon-service", 0.2, "risk-service", 0.25, "PostgreSQL", 0.1, "RabbitMQ", 2.5),
                 ordered("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,
                         "risk-service", 176 * MIB));
-        BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
+        BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, 12, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
+                new Latencies(720, 150.0, 400.0, 600.0, 900.0),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
                         Map.of("spring.reactor.context-propagation", "limited"), List.of(),
-                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270))));
+                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),

@@ -43,7 +43,17 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param serviceJvm     the services' JVM options
      */
     public record Setup(Instant startedAt, int cores, int connections, int messageBytes, int fanOut, int backlog,
-            String database, String broker, String serviceJvm) {
+            String database, String broker, String serviceJvm, Warmup warmup) {
+    }
+
+    /**
+     * How long the system was warmed up before the first measurement, and how busy its JIT compilers still were.
+     *
+     * @param seconds  the warm-up's length
+     * @param jitShare the share of the system's CPU its JIT compiler threads used over the warm-up's last window
+     * @param quiet    whether the warm-up ended because that share fell below the threshold (else at its cap)
+     */
+    public record Warmup(double seconds, double jitShare, boolean quiet) {
     }
 
     /** Closed-loop load: the rate it reached and the latency of each request. */
@@ -120,21 +130,27 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     }
 
     /**
-     * @param warmupSeconds how long the system is warmed up after each restart, before the cost is measured
-     * @param baseline      the services restarted with their normal settings, warmed up and measured as each lever is
-     * @param levers        one run per lever, in the order asked for
+     * @param warmupSeconds     the least time the system is warmed up after each restart, before the cost is measured
+     * @param endToEndRate      orders per second of each run's end-to-end phase: the same for every run, a share of the
+     *                          baseline's capacity
+     * @param baseline          the services restarted with their normal settings, warmed up and measured as each lever
+     *                          is
+     * @param baselineEndToEnd  201 to final state of the baseline's orders arriving at {@code endToEndRate}
+     * @param levers            one run per lever, in the order asked for
      */
-    public record LeverRuns(double warmupSeconds, Cost baseline, List<LeverRun> levers) {
+    public record LeverRuns(double warmupSeconds, double endToEndRate, Cost baseline, Latencies baselineEndToEnd,
+            List<LeverRun> levers) {
     }
 
     /**
-     * The cost with every service restarted with a lever's settings.
+     * The cost with every service restarted with a lever's settings, and the latency at the baseline's rate.
      *
      * @param properties Spring properties given to every service
      * @param jvmOptions JVM options given to every service, after the others
+     * @param endToEnd   201 to final state of orders arriving at {@link LeverRuns#endToEndRate()}
      */
     public record LeverRun(String name, String description, Map<String, String> properties, List<String> jvmOptions,
-            Cost cost) {
+            Cost cost, Latencies endToEnd) {
     }
 
     /**

@@ -7,10 +7,13 @@ import java.util.OptionalDouble;
 /**
  * The sizes of a benchmark run, each a system property ({@code ./stack bench} passes them through).
  *
- * @param systemWarmup orders through the whole system before anything is measured, so that every service's JIT
- *                     has compiled its hot paths (bench.system-warmup-seconds). Four minutes: six JVMs compile
- *                     on two cores, and 60 s left C2 busy in the measured phase (docs/performance/levers.md,
- *                     "Seventh round")
+ * @param systemWarmup the least time orders go through the whole system before anything is measured
+ *                     (bench.system-warmup-seconds); the warm-up then goes on until every service's JIT has compiled
+ *                     its hot paths. 60 s left C2 busy in the measured phase (docs/performance/levers.md, "Seventh
+ *                     round"), and 240 s was too short on a slow machine and too long on a fast one ("Tenth round")
+ * @param warmupMax    the longest warm-up, quiet JIT or not (bench.warmup-max-seconds)
+ * @param warmupJitPercent the warm-up ends once the JIT compiler threads used less than this share of the system's
+ *                     CPU, in percent, over a window (bench.warmup-jit-percent)
  * @param cost         how long the clients place orders in the phase that measures what an order costs and how many
  *                     the whole pipeline finishes per second (bench.cost-seconds)
  * @param connections  concurrent connections of the database ceiling, and clients of the order API and of the cost
@@ -26,20 +29,23 @@ import java.util.OptionalDouble;
  * @param replays      replayed requests (bench.replays), at bench.rate, or 100 per second when it is not given
  * @param idle         how long the system runs without load while its idle CPU is measured (bench.idle-seconds)
  * @param levers       the levers to measure (bench.levers: names, comma-separated; empty for all, none for none)
- * @param leverWarmup  orders through the whole system after the services restart for a lever (or the baseline),
- *                     before its cost is measured (bench.lever-warmup-seconds; the system warm-up's by default)
+ * @param leverWarmup  the least time orders go through the whole system after the services restart for a lever (or
+ *                     the baseline), before its cost is measured; then as the system warm-up (bench.lever-warmup-seconds;
+ *                     the system warm-up's by default)
  * @param leverCost    how long the clients place orders in a lever's cost phase (bench.lever-seconds)
  */
-record BenchSettings(Duration systemWarmup, Duration cost, int connections, Duration warmup, Duration measure,
+record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost, int connections, Duration warmup, Duration measure,
         int backlog, OptionalDouble rate, Duration endToEnd, Duration e2eWarmup, int replays, Duration idle,
         List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost) {
 
     private static final double REPLAY_RATE = 100;
 
     static BenchSettings fromSystemProperties() {
-        Duration systemWarmup = seconds("bench.system-warmup-seconds", 240);
+        Duration systemWarmup = seconds("bench.system-warmup-seconds", 120);
         String rate = System.getProperty("bench.rate", "").strip();
-        return new BenchSettings(systemWarmup, seconds("bench.cost-seconds", 30), integer("bench.connections", 8),
+        String jitPercent = System.getProperty("bench.warmup-jit-percent", "").strip();
+        return new BenchSettings(systemWarmup, seconds("bench.warmup-max-seconds", 600),
+                jitPercent.isEmpty() ? 3.0 : Double.parseDouble(jitPercent), seconds("bench.cost-seconds", 30), integer("bench.connections", 8),
                 seconds("bench.warmup-seconds", 20), seconds("bench.seconds", 10), integer("bench.backlog", 20_000),
                 rate.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(rate)),
                 seconds("bench.e2e-seconds", 60), seconds("bench.e2e-warmup-seconds", 10),
