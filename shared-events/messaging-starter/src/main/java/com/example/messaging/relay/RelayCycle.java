@@ -71,12 +71,12 @@ final class RelayCycle {
     }
 
     /**
-     * @return whether the claim found rows, and whether more rows may be due right now: the batch was full, or a row it sent had a later row of its
-     *         aggregate waiting behind it; in both cases only if the broker took something. Otherwise the next cycle
-     *         waits for a notification or the poll: rows committed meanwhile notify, so asking again at once would
-     *         cost a transaction that finds nothing (one per batch, a quarter of an order's transactions when
-     *         batches are small). While the broker is unreachable or blocking the relay goes at the pace of its poll
-     *         interval instead of sweeping the whole backlog into backoff.
+     * @return whether the claim found rows, and whether more rows may be due right now: the batch was full, or a row
+     *         it sent had a later row of its aggregate waiting behind it; in both cases only if the broker took
+     *         something. Otherwise the next cycle waits for a notification or the poll: rows committed meanwhile
+     *         notify, so asking again at once would cost a transaction that finds nothing (one per batch, a quarter
+     *         of an order's transactions when batches are small). While the broker is unreachable or blocking the
+     *         relay goes at the pace of its poll interval instead of sweeping the whole backlog into backoff.
      */
     Mono<Outcome> runOnce(Scheduler scheduler) {
         Mono<Outcome> batch = store.claim(batchSize)
