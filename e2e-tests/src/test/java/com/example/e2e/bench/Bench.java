@@ -129,7 +129,8 @@ final class Bench {
 
         BenchResult.Setup setup = new BenchResult.Setup(startedAt, Runtime.getRuntime().availableProcessors(),
                 settings.connections(), message.length, CONSUMERS.size(), settings.backlog(), databaseDescription(),
-                "RabbitMQ " + brokerCeiling.version() + ", durable quorum queues, publisher confirms", serviceJvm, warmup);
+                "RabbitMQ " + brokerCeiling.version() + ", durable quorum queues, publisher confirms", serviceJvm,
+                warmup);
         // A request of the order API that did not get its 201 is an error.
         BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors());
         return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
@@ -214,8 +215,8 @@ final class Bench {
                     index -> () -> orders.place(orders.fresh()).status() == 201);
             ProcessCpu.Snapshot after = ProcessCpu.read(system);
             placed += window.throughput().operations();
-            double cpu = after.millisSince(before).values().stream().mapToDouble(Double::doubleValue).sum();
-            double jit = after.compilerMillisSince(before).values().stream().mapToDouble(Double::doubleValue).sum();
+            double cpu = total(after.millisSince(before));
+            double jit = total(after.compilerMillisSince(before));
             jitShare = cpu == 0 ? 0 : jit / cpu;
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
             quiet = jitShare * 100 < settings.warmupJitPercent();
@@ -233,6 +234,10 @@ final class Bench {
         }
         log.info("[bench] warm-up: {} orders in {} s", placed, Math.round(seconds));
         return new BenchResult.Warmup(seconds, jitShare, quiet);
+    }
+
+    private static double total(Map<String, Double> millisByProcess) {
+        return millisByProcess.values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     private List<ServiceNode> consumers() {

@@ -30,22 +30,22 @@ import java.util.OptionalDouble;
  * @param idle         how long the system runs without load while its idle CPU is measured (bench.idle-seconds)
  * @param levers       the levers to measure (bench.levers: names, comma-separated; empty for all, none for none)
  * @param leverWarmup  the least time orders go through the whole system after the services restart for a lever (or
- *                     the baseline), before its cost is measured; then as the system warm-up (bench.lever-warmup-seconds;
- *                     the system warm-up's by default)
+ *                     the baseline), before its cost is measured; then as the system warm-up
+ *                     (bench.lever-warmup-seconds; the system warm-up's by default)
  * @param leverCost    how long the clients place orders in a lever's cost phase (bench.lever-seconds)
  */
-record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost, int connections, Duration warmup, Duration measure,
-        int backlog, OptionalDouble rate, Duration endToEnd, Duration e2eWarmup, int replays, Duration idle,
-        List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost) {
+record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost,
+        int connections, Duration warmup, Duration measure, int backlog, OptionalDouble rate, Duration endToEnd,
+        Duration e2eWarmup, int replays, Duration idle, List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost) {
 
     private static final double REPLAY_RATE = 100;
 
     static BenchSettings fromSystemProperties() {
         Duration systemWarmup = seconds("bench.system-warmup-seconds", 120);
         String rate = System.getProperty("bench.rate", "").strip();
-        String jitPercent = System.getProperty("bench.warmup-jit-percent", "").strip();
         return new BenchSettings(systemWarmup, seconds("bench.warmup-max-seconds", 600),
-                jitPercent.isEmpty() ? 3.0 : Double.parseDouble(jitPercent), seconds("bench.cost-seconds", 30), integer("bench.connections", 8),
+                decimal("bench.warmup-jit-percent", 3.0), seconds("bench.cost-seconds", 30),
+                integer("bench.connections", 8),
                 seconds("bench.warmup-seconds", 20), seconds("bench.seconds", 10), integer("bench.backlog", 20_000),
                 rate.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(rate)),
                 seconds("bench.e2e-seconds", 60), seconds("bench.e2e-warmup-seconds", 10),
@@ -63,6 +63,11 @@ record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJit
     private static int integer(String property, int otherwise) {
         String value = System.getProperty(property, "");
         return value.isBlank() ? otherwise : Integer.parseInt(value.trim());
+    }
+
+    private static double decimal(String property, double otherwise) {
+        String value = System.getProperty(property, "");
+        return value.isBlank() ? otherwise : Double.parseDouble(value.trim());
     }
 
     private static Duration seconds(String property, int otherwise) {

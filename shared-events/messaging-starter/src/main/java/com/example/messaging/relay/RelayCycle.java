@@ -114,10 +114,7 @@ final class RelayCycle {
     private Mono<Void> record(List<Delivery> deliveries, Instant publishedAt) {
         boolean outage = deliveries.stream().noneMatch(Delivery::isConfirmed)
                 && deliveries.stream().anyMatch(d -> !d.failure().kind().countsTowardParking());
-        int outageLength = outage ? outageCycles.incrementAndGet() : 0;
-        if (!outage) {
-            outageCycles.set(0);
-        }
+        int outageLength = outageCycles.updateAndGet(cycles -> outage ? cycles + 1 : 0);
         deliveries.stream().filter(Delivery::isConfirmed).map(Delivery::confirmedAt)
                 .max(Instant::compareTo)
                 .ifPresent(at -> lastAccepted.accumulateAndGet(at,
