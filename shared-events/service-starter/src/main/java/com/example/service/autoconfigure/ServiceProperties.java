@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * timeouts go on every R2DBC session, whichever URL it connects to.
  *
  * @param database the service's own PostgreSQL database
- * @param api      how the service's HTTP API describes itself ({@code GET /v3/api-docs})
+ * @param api      how the description of the service's HTTP API generated from its code names it (test-support)
  */
 @ConfigurationProperties("service")
 public record ServiceProperties(@DefaultValue Database database, @DefaultValue Api api) {

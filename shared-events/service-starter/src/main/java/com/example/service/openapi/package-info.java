@@ -1,4 +1,4 @@
 /**
- * The service's OpenAPI description, made to match what goes over the wire.
+ * The service's published OpenAPI description, served as committed.
  */
 package com.example.service.openapi;

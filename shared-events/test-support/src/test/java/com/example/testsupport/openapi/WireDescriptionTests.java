@@ -1,4 +1,4 @@
-package com.example.service.openapi;
+package com.example.testsupport.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,7 +61,7 @@ class WireDescriptionTests {
     @Test
     void aReactiveWebServiceDescribesItsWireAndOthersDoNot() {
         new ReactiveWebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, OpenApiAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, GeneratedDescriptionAutoConfiguration.class))
                 .withPropertyValues("service.database.create-if-missing=false", "spring.application.name=things")
                 .run(context -> {
                     assertThat(context).hasSingleBean(ModelResolver.class).hasSingleBean(OpenApiCustomizer.class);
@@ -70,7 +70,7 @@ class WireDescriptionTests {
                     assertThat(api.getInfo().getTitle()).as("the application's name by default").isEqualTo("things");
                 });
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, OpenApiAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, GeneratedDescriptionAutoConfiguration.class))
                 .withPropertyValues("service.database.create-if-missing=false")
                 .run(context -> assertThat(context).doesNotHaveBean(OpenApiCustomizer.class));
     }

@@ -1,4 +1,4 @@
-package com.example.service.openapi;
+package com.example.testsupport.openapi;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package com.example.service.openapi;
+package com.example.testsupport.openapi;
 
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,14 +16,19 @@ import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.info.Info;
 
 /**
- * The service's API description ({@code GET /v3/api-docs}) as the wire has it: property names in snake_case
- * (the JSON mapping's, which the description's own model reader would otherwise not know), problems for every
- * error, {@code X-Request-Id}, and the API's title, version and description ({@code service.api.*}).
+ * In a test, the service's API description generated from its code by springdoc, at {@value #PATH}, as the wire has
+ * it: property names in snake_case (the JSON mapping's, which the description's own model reader would otherwise not
+ * know), problems for every error, {@code X-Request-Id}, and the API's title, version and description
+ * ({@code service.api.*}). A running service serves the published copy instead ({@code ApiDescriptionAutoConfiguration}
+ * of the service starter); {@link com.example.testsupport.OpenApiValidation#assertPublished} keeps the two equal.
  */
 @AutoConfiguration(afterName = "com.example.service.autoconfigure.ServiceAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass({ OpenApiCustomizer.class, ModelResolver.class })
-public class OpenApiAutoConfiguration {
+public class GeneratedDescriptionAutoConfiguration {
+
+    /** Where springdoc serves what it generates (set in {@code META-INF/service-defaults/api-description.yml}). */
+    public static final String PATH = "/v3/api-docs/generated";
 
     /** Reads models with snake_case names, as {@code EventJson} writes them. */
     @Bean
