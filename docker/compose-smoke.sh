@@ -91,6 +91,11 @@ price=1250
 curl -fsS -X PUT -H "$admin" -H 'Content-Type: application/json' -d "{\"available\": 5, \"price_cents\": $price}" \
   "$inventory/stock/$sku" >/dev/null || die "could not seed stock through $inventory"
 
+# The image serves the API description published in docs/openapi/, without a token.
+cmp -s <(curl -fsS "$orders/v3/api-docs") docs/openapi/order-service.json \
+  || die "order-service's image does not serve docs/openapi/order-service.json at /v3/api-docs"
+say "order-service serves its published API description"
+
 key=$(cat /proc/sys/kernel/random/uuid)
 body="{\"user_id\": 4242, \"sku_ids\": [$sku], \"idempotency_key\": \"$key\"}"
 unauthenticated=$(curl -sS -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$body" "$orders/orders")
