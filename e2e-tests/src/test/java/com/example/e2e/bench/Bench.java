@@ -299,10 +299,12 @@ final class Bench {
                 Statement query = connection.createStatement();
                 ResultSet rows = query.executeQuery(
                         "select current_setting('server_version'), current_setting('fsync'), "
-                                + "current_setting('synchronous_commit'), current_setting('shared_buffers')")) {
+                                + "current_setting('synchronous_commit'), current_setting('shared_buffers'), "
+                                + "current_setting('track_commit_timestamp')")) {
             rows.next();
             return "PostgreSQL " + rows.getString(1) + ", fsync " + rows.getString(2) + ", synchronous_commit "
-                    + rows.getString(3) + ", shared_buffers " + rows.getString(4);
+                    + rows.getString(3) + ", shared_buffers " + rows.getString(4) + ", track_commit_timestamp "
+                    + rows.getString(5);
         }
     }
 }

@@ -25,7 +25,10 @@ import com.example.e2e.topology.Service;
  * taken over the orders that reached it, as percentiles of the time since the 201; the jump from one milestone to the
  * next is what that hop costs. The times are PostgreSQL's: a row written in a transaction carries the transaction's
  * start, a row marked sent the moment after the broker's confirm. A consumer may apply an event before its relay has
- * marked it sent (the broker delivers before it confirms), so two neighbouring milestones can overlap.
+ * marked it sent (the broker delivers before it confirms), so two neighbouring milestones can overlap. Where the
+ * server records commit timestamps (the benchmark's does: {@code track_commit_timestamp}), one milestone is a commit:
+ * when the inbox's batch that wrote {@code PaymentRequested} committed, which splits that hop into the batch and the
+ * relay.
  */
 final class OrderPath {
 
@@ -33,6 +36,7 @@ final class OrderPath {
     static final String APPLIED_BY_ALL_THREE = "OrderCreated applied by inventory, coupon and risk (the last of them)";
     static final String REPLIES_SENT = "their replies sent (the last)";
     static final String PAYMENT_REQUESTED_WRITTEN = "PaymentRequested written (order-service applied the last reply)";
+    static final String PAYMENT_REQUESTED_COMMITTED = "PaymentRequested committed (the inbox's batch that wrote it)";
     static final String PAYMENT_REQUESTED_SENT = "PaymentRequested sent";
     static final String PAYMENT_REQUEST_APPLIED = "PaymentRequested applied by payment-service";
     static final String PAYMENT_SUCCEEDED_WRITTEN = "PaymentSucceeded written (the provider charged)";
@@ -50,11 +54,13 @@ final class OrderPath {
         String[] ids = answeredAt.keySet().stream().map(String::valueOf).toArray(String[]::new);
         Map<String, Map<Long, Instant>> reached = new LinkedHashMap<>();
         for (String milestone : List.of(ORDER_CREATED_SENT, APPLIED_BY_ALL_THREE, REPLIES_SENT, PAYMENT_REQUESTED_WRITTEN,
-                PAYMENT_REQUESTED_SENT, PAYMENT_REQUEST_APPLIED, PAYMENT_SUCCEEDED_WRITTEN, PAYMENT_SUCCEEDED_SENT, FINAL)) {
+                PAYMENT_REQUESTED_COMMITTED, PAYMENT_REQUESTED_SENT, PAYMENT_REQUEST_APPLIED, PAYMENT_SUCCEEDED_WRITTEN,
+                PAYMENT_SUCCEEDED_SENT, FINAL)) {
             reached.put(milestone, new HashMap<>());
         }
         Map<UUID, Long> orderCreated = new HashMap<>();
         Map<UUID, Long> paymentRequested = new HashMap<>();
+        Map<UUID, Long> replies = new HashMap<>();
         try (Connection orders = Sql.connect(database, Service.ORDER)) {
             for (OutboxRow row : outbox(orders, ids)) {
                 if (row.type().equals("OrderCreated")) {
@@ -81,14 +87,22 @@ final class OrderPath {
                 processed(connection, orderCreated).forEach((order, at) -> merge(reached, APPLIED_BY_ALL_THREE, order, at,
                         OrderPath::later));
                 // A consumer's first row about the order is its reply to OrderCreated.
-                Map<Long, Instant> firstReply = new HashMap<>();
+                Map<Long, OutboxRow> firstReply = new HashMap<>();
                 for (OutboxRow row : outbox(connection, ids)) {
-                    if (row.sentAt() != null) {
-                        firstReply.merge(row.orderId(), row.sentAt().toInstant(), OrderPath::earlier);
-                    }
+                    firstReply.merge(row.orderId(), row, (a, b) -> a.createdAt().isAfter(b.createdAt()) ? b : a);
                 }
-                firstReply.forEach((order, at) -> merge(reached, REPLIES_SENT, order, at, OrderPath::later));
+                firstReply.forEach((order, row) -> {
+                    replies.put(row.id(), order);
+                    if (row.sentAt() != null) {
+                        merge(reached, REPLIES_SENT, order, row.sentAt().toInstant(), OrderPath::later);
+                    }
+                });
             }
+        }
+        try (Connection orders = Sql.connect(database, Service.ORDER)) {
+            // order-service writes PaymentRequested when it applies the last of the three replies.
+            committed(orders, replies).forEach((order, at) -> merge(reached, PAYMENT_REQUESTED_COMMITTED, order, at,
+                    OrderPath::later));
         }
         try (Connection payments = Sql.connect(database, Service.PAYMENT)) {
             processed(payments, paymentRequested).forEach((order, at) -> merge(reached, PAYMENT_REQUEST_APPLIED, order, at,
@@ -104,6 +118,9 @@ final class OrderPath {
         Map<Long, Instant> confirmed = reached.get(FINAL);
         reached.forEach((milestone, times) -> {
             times.keySet().retainAll(confirmed.keySet());
+            if (times.isEmpty() && milestone.equals(PAYMENT_REQUESTED_COMMITTED)) {
+                return; // the server records no commit timestamps
+            }
             List<Long> sinceAnswer = new ArrayList<>();
             times.forEach((order, at) -> sinceAnswer.add(Duration.between(answeredAt.get(order), at).toNanos()));
             path.put(milestone, Latencies.ofNanos(sinceAnswer.stream().mapToLong(Long::longValue).toArray()));
@@ -154,6 +171,35 @@ final class OrderPath {
         return at;
     }
 
+    /**
+     * When the transaction that recorded each of the events as processed committed, by the order it is about; empty
+     * when the server does not record commit timestamps.
+     */
+    private static Map<Long, Instant> committed(Connection connection, Map<UUID, Long> orderOfEvent) throws SQLException {
+        Map<Long, Instant> at = new HashMap<>();
+        try (PreparedStatement setting = connection.prepareStatement("show track_commit_timestamp");
+                ResultSet value = setting.executeQuery()) {
+            if (!value.next() || !value.getString(1).equals("on")) {
+                return at;
+            }
+        }
+        try (PreparedStatement query = connection.prepareStatement(
+                "select event_id, pg_xact_commit_timestamp(xmin) as committed_at from processed_events "
+                        + "where event_id = any(?)")) {
+            query.setArray(1, connection.createArrayOf("uuid", orderOfEvent.keySet().toArray()));
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    OffsetDateTime committedAt = rows.getObject("committed_at", OffsetDateTime.class);
+                    if (committedAt != null) {
+                        at.merge(orderOfEvent.get(rows.getObject("event_id", UUID.class)), committedAt.toInstant(),
+                                OrderPath::later);
+                    }
+                }
+            }
+        }
+        return at;
+    }
+
     private static void put(Map<String, Map<Long, Instant>> reached, String milestone, long order, OffsetDateTime at) {
         if (at != null) {
             reached.get(milestone).put(order, at.toInstant());
@@ -167,9 +213,5 @@ final class OrderPath {
 
     private static Instant later(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
-    }
-
-    private static Instant earlier(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 }

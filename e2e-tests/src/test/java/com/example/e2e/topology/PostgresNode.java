@@ -21,9 +21,14 @@ final class PostgresNode implements DatabaseNode {
         this.leftovers = leftovers;
     }
 
-    /** @param durable fsync on, as in production (benchmarks), rather than off (fault tests) */
+    /**
+     * @param durable for benchmarks: fsync on, as in production, rather than off (fault tests), and commit timestamps
+     *                recorded, so that a benchmark can tell when a row's transaction committed
+     *                ({@code pg_xact_commit_timestamp(xmin)}), not only when it began
+     */
     static PostgresNode start(Path logDir, Leftovers leftovers, boolean durable) {
-        ThrowawayPostgres server = ThrowawayPostgres.start(durable);
+        ThrowawayPostgres server = durable ? ThrowawayPostgres.start(true, "track_commit_timestamp=on")
+                : ThrowawayPostgres.start(false);
         PostgresNode node = new PostgresNode(server, logDir.resolve("postgres.log"), leftovers);
         node.rememberPid();
         return node;

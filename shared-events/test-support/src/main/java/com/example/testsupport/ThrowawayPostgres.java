@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import com.example.service.database.DatabaseCreator;
@@ -25,13 +26,16 @@ public final class ThrowawayPostgres implements AutoCloseable {
     private final int port;
     private final boolean asPostgresUser;
     private final boolean durable;
+    private final List<String> settings;
 
-    private ThrowawayPostgres(Path dir, Path bin, int port, boolean asPostgresUser, boolean durable) {
+    private ThrowawayPostgres(Path dir, Path bin, int port, boolean asPostgresUser, boolean durable,
+            List<String> settings) {
         this.dir = dir;
         this.bin = bin;
         this.port = port;
         this.asPostgresUser = asPostgresUser;
         this.durable = durable;
+        this.settings = settings;
     }
 
     /** Creates and starts a new server that skips fsync: tests want speed, and a crash of the machine loses nothing of theirs. */
@@ -42,16 +46,17 @@ public final class ThrowawayPostgres implements AutoCloseable {
     /**
      * Creates and starts a new server.
      *
-     * @param durable whether commits are flushed to disk as in production (fsync on), as benchmarks need
+     * @param durable  whether commits are flushed to disk as in production (fsync on), as benchmarks need
+     * @param settings further server settings, each {@code name=value} (e.g. {@code track_commit_timestamp=on})
      */
-    public static ThrowawayPostgres start(boolean durable) {
+    public static ThrowawayPostgres start(boolean durable, String... settings) {
         Path bin = findBinaries();
         boolean asPostgresUser = "root".equals(System.getProperty("user.name"));
         try {
             Path dir = Files.createTempDirectory("throwaway-pg-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
             ThrowawayPostgres postgres = new ThrowawayPostgres(dir, bin, TestInfrastructure.freePort(), asPostgresUser,
-                    durable);
+                    durable, List.of(settings));
             if (asPostgresUser) {
                 postgres.run(List.of("chown", "postgres:postgres", dir.toString()), false);
             }
@@ -91,7 +96,8 @@ public final class ThrowawayPostgres implements AutoCloseable {
     public void startServer() {
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
                 dir.resolve("server.log").toString(), "-w", "-t", "60", "-o",
-                "-p " + port + " -k " + dir + " -c fsync=" + (durable ? "on" : "off") + " -c max_connections=200", "start"),
+                "-p " + port + " -k " + dir + " -c fsync=" + (durable ? "on" : "off") + " -c max_connections=200"
+                        + settings.stream().map(setting -> " -c " + setting).collect(Collectors.joining()), "start"),
                 true);
     }
 
