@@ -38,7 +38,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param messageBytes   body size of the messages the broker ceiling publishes (an OrderCreated's)
      * @param fanOut         queues every message is routed to (those bound to order.events)
      * @param backlog        outbox rows of the relay drain
-     * @param database       PostgreSQL version and the settings that matter (fsync, synchronous_commit, commit timestamps)
+     * @param database       PostgreSQL version and the settings that matter (fsync, synchronous_commit, ...)
      * @param broker         RabbitMQ version and queue type
      * @param serviceJvm     the services' JVM options
      */

@@ -175,7 +175,8 @@ final class OrderPath {
      * When the transaction that recorded each of the events as processed committed, by the order it is about; empty
      * when the server does not record commit timestamps.
      */
-    private static Map<Long, Instant> committed(Connection connection, Map<UUID, Long> orderOfEvent) throws SQLException {
+    private static Map<Long, Instant> committed(Connection connection, Map<UUID, Long> orderOfEvent)
+            throws SQLException {
         Map<Long, Instant> at = new HashMap<>();
         try (PreparedStatement setting = connection.prepareStatement("show track_commit_timestamp");
                 ResultSet value = setting.executeQuery()) {

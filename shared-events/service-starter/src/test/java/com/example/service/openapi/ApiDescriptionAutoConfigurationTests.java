@@ -23,8 +23,9 @@ class ApiDescriptionAutoConfigurationTests {
             WebTestClient.bindToRouterFunction(route).build().get().uri("/v3/api-docs").exchange()
                     .expectStatus().isOk()
                     .expectHeader().contentType(MediaType.APPLICATION_JSON)
-                    .expectBody(String.class).isEqualTo(
-                            "{\"openapi\":\"3.0.1\",\"info\":{\"title\":\"Things API\",\"version\":\"1\"},\"paths\":{}}\n");
+                    .expectBody(String.class)
+                    .isEqualTo("{\"openapi\":\"3.0.1\",\"info\":{\"title\":\"Things API\",\"version\":\"1\"},"
+                            + "\"paths\":{}}\n");
         });
     }
 

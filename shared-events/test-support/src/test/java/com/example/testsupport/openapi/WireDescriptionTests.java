@@ -61,7 +61,8 @@ class WireDescriptionTests {
     @Test
     void aReactiveWebServiceDescribesItsWireAndOthersDoNot() {
         new ReactiveWebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, GeneratedDescriptionAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(ServiceAutoConfiguration.class, GeneratedDescriptionAutoConfiguration.class))
                 .withPropertyValues("service.database.create-if-missing=false", "spring.application.name=things")
                 .run(context -> {
                     assertThat(context).hasSingleBean(ModelResolver.class).hasSingleBean(OpenApiCustomizer.class);
@@ -70,7 +71,8 @@ class WireDescriptionTests {
                     assertThat(api.getInfo().getTitle()).as("the application's name by default").isEqualTo("things");
                 });
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class, GeneratedDescriptionAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(ServiceAutoConfiguration.class, GeneratedDescriptionAutoConfiguration.class))
                 .withPropertyValues("service.database.create-if-missing=false")
                 .run(context -> assertThat(context).doesNotHaveBean(OpenApiCustomizer.class));
     }
