@@ -32,7 +32,10 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
 @EnableWebFluxSecurity
 public class ServiceSecurityAutoConfiguration {
 
-    /** Without authentication: what probes, load balancers and client generators need. */
+    /**
+     * Without authentication: what probes, load balancers and client generators need (below {@code /v3/api-docs/}, only
+     * the tests serve anything: the description generated from the code).
+     */
     static final String[] PUBLIC_PATHS = { "/livez", "/readyz", "/v3/api-docs", "/v3/api-docs/**" };
 
     /** A token without an expiry would be valid for ever: {@code exp} is required. */
