@@ -157,14 +157,22 @@ final class OrderPath {
 
     /** When this service's database recorded each of the events as processed (its processed_events row), by event. */
     static Map<UUID, Instant> processedAt(Connection connection, Collection<UUID> eventIds) throws SQLException {
+        return eventTimes(connection, eventIds, "processed_at");
+    }
+
+    /** A time of each of the events' processed_events rows ({@code time}, an SQL expression), by event; null left out. */
+    private static Map<UUID, Instant> eventTimes(Connection connection, Collection<UUID> eventIds, String time)
+            throws SQLException {
         Map<UUID, Instant> at = new HashMap<>();
         try (PreparedStatement query = connection.prepareStatement(
-                "select event_id, processed_at from processed_events where event_id = any(?)")) {
+                "select event_id, " + time + " as event_time from processed_events where event_id = any(?)")) {
             query.setArray(1, connection.createArrayOf("uuid", eventIds.toArray()));
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    at.put(rows.getObject("event_id", UUID.class),
-                            rows.getObject("processed_at", OffsetDateTime.class).toInstant());
+                    OffsetDateTime when = rows.getObject("event_time", OffsetDateTime.class);
+                    if (when != null) {
+                        at.put(rows.getObject("event_id", UUID.class), when.toInstant());
+                    }
                 }
             }
         }
@@ -184,20 +192,8 @@ final class OrderPath {
                 return at;
             }
         }
-        try (PreparedStatement query = connection.prepareStatement(
-                "select event_id, pg_xact_commit_timestamp(xmin) as committed_at from processed_events "
-                        + "where event_id = any(?)")) {
-            query.setArray(1, connection.createArrayOf("uuid", orderOfEvent.keySet().toArray()));
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    OffsetDateTime committedAt = rows.getObject("committed_at", OffsetDateTime.class);
-                    if (committedAt != null) {
-                        at.merge(orderOfEvent.get(rows.getObject("event_id", UUID.class)), committedAt.toInstant(),
-                                OrderPath::later);
-                    }
-                }
-            }
-        }
+        eventTimes(connection, orderOfEvent.keySet(), "pg_xact_commit_timestamp(xmin)")
+                .forEach((event, when) -> at.merge(orderOfEvent.get(event), when, OrderPath::later));
         return at;
     }
 
