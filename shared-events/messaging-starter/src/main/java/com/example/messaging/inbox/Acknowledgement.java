@@ -38,38 +38,11 @@ final class Acknowledgement {
         return new Acknowledgement(channel, tag);
     }
 
-    /** The channel the message was delivered on, which alone can acknowledge it. */
-    static Channel channelOf(Message<?> message) {
-        return of(message).channel;
-    }
-
     void ack() {
         try {
             channel.basicAck(tag, false);
         } catch (IOException | RuntimeException e) {
             log.warn("Could not acknowledge delivery {}; the broker will redeliver it: {}", tag, e.toString());
-        }
-    }
-
-    /**
-     * Acknowledges this delivery and every earlier one of the same channel not settled yet, in one frame: the end of
-     * a batch whose other deliveries are all done (any that was not is settled before, by itself).
-     */
-    void ackThrough() {
-        try {
-            channel.basicAck(tag, true);
-        } catch (IOException | RuntimeException e) {
-            log.warn("Could not acknowledge deliveries up to {}; the broker will redeliver them: {}", tag,
-                    e.toString());
-        }
-    }
-
-    /** Hands this delivery and every earlier one of the same channel not settled yet back to the queue, in one frame. */
-    void requeueThrough() {
-        try {
-            channel.basicNack(tag, true, true);
-        } catch (IOException | RuntimeException e) {
-            log.warn("Could not requeue deliveries up to {}; the broker will redeliver them: {}", tag, e.toString());
         }
     }
 

@@ -21,9 +21,10 @@ import org.springframework.messaging.Message;
 import com.example.events.EventHeaders;
 
 /**
- * Puts a poison delivery of a batch into its queue's dead-letter queue. For a single delivery the binder does that
- * (the inbox throws, the binder's error handler republishes the raw message); for a batch it would republish every
- * message of the batch, so the inbox publishes the one poison message itself, the same way: the message as it
+ * Puts a poison delivery of a batch into its queue's dead-letter queue. For a single delivery, and for a batch's
+ * delivery found poison while the listener thread reads it, the binder does that (the inbox throws, the binder's error
+ * handler republishes the raw message); an event of a batch found poison once it is applied alone (after its batch's
+ * transaction failed) is on a lane's thread, out of the binder's reach, so the inbox publishes it itself, the same way: the message as it
  * arrived (body, id, headers), plus the reason in {@value EventHeaders#POISON_REASON} and
  * {@code x-exception-message}, persistent, to {@code <queue>.dlq} through the service's dead-letter exchange with
  * the queue's name (as the binder's republisher does; never through the default exchange, which a service's broker

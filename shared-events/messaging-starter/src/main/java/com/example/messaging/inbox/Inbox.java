@@ -56,12 +56,13 @@ import reactor.core.publisher.Mono;
  * </ul>
  *
  * <h2>Batches</h2>
- * With {@code messaging.inbox.batch.size} above 1 the listener thread only queues each delivery; what gathers while
- * a batch is being applied makes up the next one, up to that many deliveries ({@link InboxLanes}: no waiting for a
- * batch to fill, nothing to do while idle). Poison found while reading leaves the batch alone
- * ({@link DeadLetterPublisher}); the other events are applied in one transaction ({@link InboxTransaction#applyAll})
- * and acknowledged together after its commit. A batch whose transaction fails is applied one event at a time, each
- * with the outcomes above, so a batch never makes an event poison.
+ * With {@code messaging.inbox.batch.size} above 1 the listener thread reads each delivery (poison goes to the
+ * dead-letter queue from there, as a single delivery's does) and queues its event on one of
+ * {@code messaging.inbox.batch.lanes} lanes, chosen by the order the event is about; what gathers on a lane while its
+ * batch is being applied makes up its next one, up to that many deliveries ({@link InboxLanes}: no waiting for a batch
+ * to fill, nothing to do while idle). A batch is applied in one transaction ({@link InboxTransaction#applyAll}) and
+ * each of its deliveries acknowledged after the commit. A batch whose transaction fails is applied one event at a
+ * time, each with the outcomes above, so a batch never makes an event poison.
  *
  * <h2>Why the binder is configured as it is (the messaging starter's defaults)</h2>
  * The RabbitMQ binder gives three ways to deal with a listener exception, and none of them may see
@@ -115,7 +116,8 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
     private final InboxMetrics metrics;
     private final InboxProperties properties;
     private final DeadLetterPublisher deadLetters;
-    private final InboxLanes lanes;
+    private final InboxLanes<Pending> lanes;
+    private final int laneCount;
     private volatile boolean running;
 
     /**
@@ -133,23 +135,52 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         this.properties = properties;
         this.deadLetters = deadLetters;
         this.lanes = properties != null && properties.batch().enabled() && deadLetters != null
-                ? new InboxLanes(properties.batch().size(), properties.batch().stopTimeout(), this::acceptBatch)
+                ? new InboxLanes<>(properties.batch().size(), properties.batch().stopTimeout(), this::acceptBatch,
+                        Pending::handBackUnlessSettled)
                 : null;
+        this.laneCount = properties != null ? properties.batch().lanes() : 1;
     }
 
     /**
      * Handles one delivery: one at a time, it returns once the delivery is acknowledged (or handed back to the broker);
-     * with batch consumption ({@code messaging.inbox.batch.size} above 1) it hands the delivery to its channel's lane
-     * and returns at once ({@link InboxLanes}).
+     * with batch consumption ({@code messaging.inbox.batch.size} above 1) it reads the event, hands it to the lane of
+     * its order and returns at once ({@link InboxLanes}).
      *
-     * @throws PoisonMessageException for a single message that belongs in the dead-letter queue
+     * @throws PoisonMessageException for a message that belongs in the dead-letter queue
      */
     @Override
     public void accept(Message<byte[]> message) {
         if (lanes != null) {
-            lanes.offer(message);
+            offer(message);
         } else {
             acceptOne(message);
+        }
+    }
+
+    /**
+     * Batch consumption, on the listener thread: a delivery that is poison before anything applies it goes to the
+     * dead-letter queue as a single delivery does, one without a handler is acknowledged, and an event goes to the lane
+     * of the order it is about. So the events of one order, from whichever of the service's queues and channels, are
+     * never in two batches at once: batches in flight side by side never wait for each other's order rows.
+     */
+    private void offer(Message<byte[]> message) {
+        InboundEvent event;
+        try {
+            event = read(message);
+        } catch (PoisonMessageException poison) {
+            throw deadLetter(message, poison);
+        }
+        EventHandler<?> handler = handlers.get(event.type());
+        if (handler == null) {
+            log.debug("Event {} ({}) has no handler here: acknowledged without effect", event.id(), event.type());
+            metrics.ignored(event.type());
+            Acknowledgement.of(message).ack();
+            return;
+        }
+        int lane = Math.floorMod(Long.hashCode(event.event().orderId()), laneCount);
+        if (!lanes.offer(lane, new Pending(message, event, handler))) {
+            log.debug("Stopping: event {} ({}) stays unacknowledged and goes back to the queue with its channel",
+                    event.id(), event.type());
         }
     }
 
@@ -218,37 +249,18 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
     }
 
     /**
-     * A batch: poison deliveries go to the dead-letter queue alone, the events with a handler are applied in one
-     * transaction, and after its commit the whole batch is acknowledged with one frame. When that transaction fails
-     * for any reason, nothing of it stays, and the events are applied one at a time instead, each with its own
-     * retries, timeouts and poison verdict as a single delivery has them: a batch never makes an event poison.
+     * A batch of one lane: its events are applied in one transaction, and after its commit each delivery is
+     * acknowledged. When that transaction fails for any reason, nothing of it stays, and the events are applied one at
+     * a time instead, each with its own retries, timeouts and poison verdict as a single delivery has them: a batch
+     * never makes an event poison.
      */
-    private void acceptBatch(List<Message<byte[]>> deliveries) {
-        metrics.batch(deliveries.size());
-        List<Message<byte[]>> pending = new ArrayList<>(deliveries.size());
-        List<InboundEvent> events = new ArrayList<>(deliveries.size());
-        List<EventHandler<?>> eventHandlers = new ArrayList<>(deliveries.size());
-        for (Message<byte[]> delivery : deliveries) {
-            InboundEvent event;
-            try {
-                event = read(delivery);
-            } catch (PoisonMessageException poison) {
-                deadLetterAlone(delivery, deadLetter(delivery, poison));
-                continue;
-            }
-            EventHandler<?> handler = handlers.get(event.type());
-            if (handler == null) {
-                log.debug("Event {} ({}) has no handler here: acknowledged without effect", event.id(), event.type());
-                metrics.ignored(event.type());
-                Acknowledgement.of(delivery).ack();
-                continue;
-            }
-            pending.add(delivery);
-            events.add(event);
-            eventHandlers.add(handler);
-        }
-        if (pending.isEmpty()) {
-            return;
+    private void acceptBatch(List<Pending> batch) {
+        metrics.batch(batch.size());
+        List<InboundEvent> events = new ArrayList<>(batch.size());
+        List<EventHandler<?>> eventHandlers = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            events.add(pending.event());
+            eventHandlers.add(pending.handler());
         }
         List<Boolean> applied;
         try {
@@ -259,14 +271,14 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         } catch (RuntimeException failure) {
             if (FailureClassifier.isInterruption(failure)) {
                 log.info("Stopping while a batch of {} events was not applied: it goes back to the queue",
-                        pending.size());
-                pending.forEach(delivery -> Acknowledgement.of(delivery).requeue());
+                        batch.size());
+                batch.forEach(Pending::requeue);
                 Thread.currentThread().interrupt();
                 return;
             }
             log.info("A batch of {} events was not applied together ({}); applying them one at a time",
-                    pending.size(), Failures.describe(failure));
-            acceptOneByOne(pending, events, eventHandlers);
+                    batch.size(), Failures.describe(failure));
+            acceptOneByOne(batch);
             return;
         }
         for (int i = 0; i < events.size(); i++) {
@@ -275,41 +287,39 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         if (applied.contains(Boolean.TRUE)) {
             crashPoints.reach(ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK);
         }
-        // Every other delivery of the batch is settled by now (dead letters, events without a handler).
-        Acknowledgement.of(pending.get(pending.size() - 1)).ackThrough();
+        batch.forEach(Pending::ack);
     }
 
     /** The events of a batch whose common transaction failed, each in its own, as single deliveries. */
-    private void acceptOneByOne(List<Message<byte[]>> deliveries, List<InboundEvent> events,
-            List<EventHandler<?>> eventHandlers) {
-        for (int i = 0; i < deliveries.size(); i++) {
-            Message<byte[]> delivery = deliveries.get(i);
+    private void acceptOneByOne(List<Pending> batch) {
+        for (int i = 0; i < batch.size(); i++) {
+            Pending pending = batch.get(i);
             Optional<Boolean> applied;
             try {
-                applied = applyUntilDone(delivery, events.get(i), eventHandlers.get(i));
+                applied = applyUntilDone(pending.message(), pending.event(), pending.handler());
             } catch (PoisonMessageException poison) {
-                deadLetterAlone(delivery, poison);
+                deadLetterAlone(pending, poison);
                 continue;
             }
             if (applied.isEmpty()) {
-                deliveries.subList(i, deliveries.size()).forEach(rest -> Acknowledgement.of(rest).requeue());
+                batch.subList(i, batch.size()).forEach(Pending::requeue);
                 Thread.currentThread().interrupt();
                 return;
             }
-            counted(events.get(i), applied.get());
+            counted(pending.event(), applied.get());
             if (applied.get()) {
                 crashPoints.reach(ConsumerCrashPoints.AFTER_COMMIT_BEFORE_ACK);
             }
-            Acknowledgement.of(delivery).ack();
+            pending.ack();
         }
     }
 
     /** Acknowledges a poison delivery of a batch once its dead-letter copy is confirmed, else hands it back. */
-    private void deadLetterAlone(Message<byte[]> delivery, PoisonMessageException poison) {
-        if (deadLetters.publish(delivery, poison.getMessage())) {
-            Acknowledgement.of(delivery).ack();
+    private void deadLetterAlone(Pending pending, PoisonMessageException poison) {
+        if (deadLetters.publish(pending.message(), poison.getMessage())) {
+            pending.ack();
         } else {
-            Acknowledgement.of(delivery).requeue();
+            pending.requeue();
         }
     }
 
@@ -467,5 +477,48 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
             }
         }
         return Collections.unmodifiableMap(byType);
+    }
+
+    /** A delivery of a batch with its event, remembering whether it was settled (acknowledged or handed back). */
+    private static final class Pending {
+
+        private final Message<byte[]> message;
+        private final InboundEvent event;
+        private final EventHandler<?> handler;
+        private volatile boolean settled;
+
+        Pending(Message<byte[]> message, InboundEvent event, EventHandler<?> handler) {
+            this.message = message;
+            this.event = event;
+            this.handler = handler;
+        }
+
+        Message<byte[]> message() {
+            return message;
+        }
+
+        InboundEvent event() {
+            return event;
+        }
+
+        EventHandler<?> handler() {
+            return handler;
+        }
+
+        void ack() {
+            settled = true;
+            Acknowledgement.of(message).ack();
+        }
+
+        void requeue() {
+            settled = true;
+            Acknowledgement.of(message).requeue();
+        }
+
+        void handBackUnlessSettled() {
+            if (!settled) {
+                requeue();
+            }
+        }
     }
 }

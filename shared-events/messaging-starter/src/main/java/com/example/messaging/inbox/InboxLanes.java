@@ -15,35 +15,35 @@ import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.amqp.support.AmqpHeaders;
-import org.springframework.messaging.Message;
 
 /**
- * Batches that form by themselves ("smart batching"): the listener thread hands each delivery to the lane of its
- * channel and goes straight back to the broker for the next one; one drain per lane applies what has gathered, up to
- * {@code size} deliveries at a time, and takes the next batch when that one is done. A delivery that arrives while
- * nothing is in flight is applied at once, alone; deliveries that arrive while a batch is in flight make up the next
+ * Batches that form by themselves ("smart batching"): the listener thread hands each delivery to a lane and goes
+ * straight back to the broker for the next one; one drain per lane applies what has gathered, up to {@code size}
+ * deliveries at a time, and takes the next batch when that one is done. A delivery that arrives while its lane has
+ * nothing in flight is applied at once, alone; deliveries that arrive while a batch is in flight make up the next
  * one. So a batch costs no waiting (no linger, no timer), an idle consumer costs nothing, and under load the batches
- * grow with the load. The channel's prefetch bounds what a lane holds.
+ * grow with the load. The channels' prefetch bounds what the lanes hold.
  *
- * <p>One lane per channel, and one drain at a time per lane, which is what lets a batch be acknowledged with one
- * {@code basic.ack multiple}: the broker delivers on a channel in tag order, a lane takes its deliveries first in first
- * out, and a batch is settled (acknowledged, dead-lettered or handed back) before its lane takes the next, so every
- * earlier delivery of the channel is settled by the time a batch ends.
+ * <p>The caller picks the lane of a delivery ({@link Inbox}: by the order the event is about, so the events of one
+ * order, whichever queue and channel they come from, are applied one batch after another and never by two batches
+ * at once). A lane takes its deliveries first in first out, one batch at a time.
  *
  * <p>Stopping (before the binding stops, see {@link Inbox#getPhase()}): deliveries that arrive from then on are left
  * unacknowledged, and no lane takes another batch; the broker gives the deliveries back to the queue when the binding
  * closes its channels. A batch in flight gets {@code stopTimeout} to end; then its drain is interrupted, which hands
  * its deliveries back to the queue as the listener thread's interruption does for a single delivery.
+ *
+ * @param <T> a delivery, with what the batch needs of it
  */
-final class InboxLanes {
+final class InboxLanes<T> {
 
     private static final Logger log = LoggerFactory.getLogger(InboxLanes.class);
 
     private final int size;
     private final Duration stopTimeout;
-    private final Consumer<List<Message<byte[]>>> batches;
-    private final Map<Object, ArrayDeque<Message<byte[]>>> lanes = new ConcurrentHashMap<>();
+    private final Consumer<List<T>> batches;
+    private final Consumer<T> handBack;
+    private final Map<Integer, ArrayDeque<T>> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger threads = new AtomicInteger();
     private volatile ExecutorService drains;
     private volatile boolean closing;
@@ -51,49 +51,54 @@ final class InboxLanes {
     /**
      * @param size        the most deliveries per batch
      * @param stopTimeout how long stopping waits for the batches in flight
-     * @param batches     applies and settles one batch, all from one channel, in delivery order
+     * @param batches     applies and settles one batch, all from one lane, in the order they were offered
+     * @param handBack    gives a delivery back to the broker unless it is settled already (after a batch failed
+     *                    unexpectedly)
      */
-    InboxLanes(int size, Duration stopTimeout, Consumer<List<Message<byte[]>>> batches) {
+    InboxLanes(int size, Duration stopTimeout, Consumer<List<T>> batches, Consumer<T> handBack) {
         this.size = size;
         this.stopTimeout = stopTimeout;
         this.batches = batches;
+        this.handBack = handBack;
         this.drains = newDrains();
     }
 
-    /** Called on the listener thread: queues the delivery on its channel's lane, starting a drain if none runs. */
-    void offer(Message<byte[]> delivery) {
+    /**
+     * Called on the listener thread: queues the delivery on the lane, starting a drain if none runs.
+     *
+     * @return false when stopping: the delivery is left unacknowledged and goes back to the queue with its channel
+     */
+    boolean offer(int lane, T delivery) {
         if (closing) {
-            log.debug("Stopping: delivery {} stays unacknowledged and goes back to the queue with its channel",
-                    delivery.getHeaders().get(AmqpHeaders.DELIVERY_TAG));
-            return;
+            return false;
         }
-        Object channel = Acknowledgement.channelOf(delivery);
         boolean[] started = { false };
-        lanes.compute(channel, (key, lane) -> {
-            if (lane == null) {
-                lane = new ArrayDeque<>();
+        lanes.compute(lane, (key, waiting) -> {
+            if (waiting == null) {
+                waiting = new ArrayDeque<>();
                 started[0] = true;
             }
-            lane.add(delivery);
-            return lane;
+            waiting.add(delivery);
+            return waiting;
         });
         if (started[0]) {
-            drains.execute(() -> drain(channel));
+            drains.execute(() -> drain(lane));
         }
+        return true;
     }
 
     /**
      * Applies the lane's batches until the lane is empty, then removes it, in one step with the check, so that a
      * delivery offered afterwards starts a new drain.
      */
-    private void drain(Object channel) {
+    private void drain(int lane) {
         while (!closing && !Thread.currentThread().isInterrupted()) {
-            List<Message<byte[]>> batch = new ArrayList<>(size);
-            lanes.computeIfPresent(channel, (key, lane) -> {
-                while (batch.size() < size && !lane.isEmpty()) {
-                    batch.add(lane.poll());
+            List<T> batch = new ArrayList<>(size);
+            lanes.computeIfPresent(lane, (key, waiting) -> {
+                while (batch.size() < size && !waiting.isEmpty()) {
+                    batch.add(waiting.poll());
                 }
-                return batch.isEmpty() ? null : lane;
+                return batch.isEmpty() ? null : waiting;
             });
             if (batch.isEmpty()) {
                 return;
@@ -101,28 +106,27 @@ final class InboxLanes {
             try {
                 batches.accept(batch);
             } catch (RuntimeException unexpected) {
-                handBack(channel, batch, unexpected);
+                handBack(lane, batch, unexpected);
                 return;
             }
         }
     }
 
     /**
-     * The batch path settles every delivery itself, so this is a bug; but the lane must not stall, and no later
-     * {@code basic.ack multiple} may cover a delivery of this batch that was never applied. So the batch and what
-     * waits behind it go back to the queue in one {@code basic.nack multiple} (deliveries of the batch already settled
-     * are not affected), and the lane is removed: the next delivery on the channel starts a new drain.
+     * The batch path settles every delivery itself, so this is a bug; but the lane must not stall. So the batch's
+     * deliveries not settled yet and what waits behind them go back to the queue, and the lane is removed: the next
+     * delivery starts a new drain.
      */
-    private void handBack(Object channel, List<Message<byte[]>> batch, RuntimeException unexpected) {
-        List<Message<byte[]>> waiting = new ArrayList<>();
-        lanes.computeIfPresent(channel, (key, lane) -> {
-            waiting.addAll(lane);
+    private void handBack(int lane, List<T> batch, RuntimeException unexpected) {
+        List<T> waiting = new ArrayList<>();
+        lanes.computeIfPresent(lane, (key, queued) -> {
+            waiting.addAll(queued);
             return null;
         });
-        Message<byte[]> last = waiting.isEmpty() ? batch.get(batch.size() - 1) : waiting.get(waiting.size() - 1);
         log.error("A batch of {} deliveries failed unexpectedly; it and the {} waiting behind it go back to the queue",
                 batch.size(), waiting.size(), unexpected);
-        Acknowledgement.of(last).requeueThrough();
+        batch.forEach(handBack);
+        waiting.forEach(handBack);
     }
 
     /** Whether a delivery is waiting or being applied. */

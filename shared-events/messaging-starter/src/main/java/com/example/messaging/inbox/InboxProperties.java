@@ -72,15 +72,19 @@ public record InboxProperties(
     }
 
     /**
-     * Batch consumption: the listener thread queues each delivery, and what gathers while a batch is being applied
-     * makes up the next one, up to {@code size} deliveries, applied in one transaction (still one processed_events row
-     * per event) and acknowledged together after the commit. Nobody waits for a batch to fill: a delivery that
-     * arrives while nothing is in flight is applied at once, alone, and an idle consumer does nothing. Under load the
-     * batches grow with the load, bounded by the prefetch (the deliveries in flight per consumer). Size 1 is one
-     * transaction per delivery, applied on the listener thread (also what happens without a RabbitMQ connection).
+     * Batch consumption: the listener thread queues each event on the lane of the order it is about, and what gathers
+     * on a lane while its batch is being applied makes up the next one, up to {@code size} deliveries, applied in one
+     * transaction (still one processed_events row per event) and acknowledged after the commit. Nobody waits for a
+     * batch to fill: a delivery that arrives while its lane has nothing in flight is applied at once, alone, and an
+     * idle consumer does nothing. Under load the batches grow with the load, bounded by the prefetch (the deliveries
+     * in flight per consumer). Size 1 is one transaction per delivery, applied on the listener thread (also what
+     * happens without a RabbitMQ connection).
      *
      * @param size        the most deliveries per transaction; a prefetch of at least twice the size lets the next
      *                    batch gather while one is in flight
+     * @param lanes       how many batches may be in flight at once, whatever the number of queues and consumers: the
+     *                    events of one order always take the same lane, so two batches in flight never hold the
+     *                    same order's rows
      * @param stopTimeout how long stopping waits for the batches in flight before it hands them back to the queue
      * @param lockTimeout how long a batch waits for a row lock before it gives up and its events are applied one at a
      *                    time (PostgreSQL's {@code lock_timeout} for the batch's transaction only); none by default: a
@@ -91,11 +95,13 @@ public record InboxProperties(
      */
     public record Batch(
             @DefaultValue("1") int size,
+            @DefaultValue("2") int lanes,
             @DefaultValue("5s") Duration stopTimeout,
             Duration lockTimeout) {
 
         public Batch {
             Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
+            Settings.require(lanes >= 1, "messaging.inbox.batch.lanes must be at least 1");
             Settings.requirePositive(stopTimeout, "messaging.inbox.batch.stop-timeout");
             Settings.require(lockTimeout == null || lockTimeout.toMillis() >= 1,
                     "messaging.inbox.batch.lock-timeout must be at least 1ms");

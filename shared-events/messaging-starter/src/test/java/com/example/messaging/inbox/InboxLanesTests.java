@@ -2,8 +2,6 @@ package com.example.messaging.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.verify;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,26 +14,20 @@ import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.amqp.support.AmqpHeaders;
-import org.springframework.messaging.Message;
-import org.springframework.messaging.support.MessageBuilder;
-
-import com.rabbitmq.client.Channel;
 
 /**
  * How batches form without waiting: the first delivery goes alone, what arrives while a batch is in flight makes up
- * the next ones (in delivery order, at most the size), one batch at a time per channel, channels side by side; and
- * how stopping leaves new deliveries alone and interrupts a batch that does not end in time.
+ * the next ones (in the order offered, at most the size), one batch at a time per lane, lanes side by side; and how
+ * stopping leaves new deliveries alone and interrupts a batch that does not end in time. Deliveries are numbers here.
  */
 class InboxLanesTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(5);
 
-    private final Channel channel = mock(Channel.class);
-    private final Channel otherChannel = mock(Channel.class);
     private final List<List<Long>> batches = Collections.synchronizedList(new ArrayList<>());
+    private final List<Long> handedBack = Collections.synchronizedList(new ArrayList<>());
     private final CountDownLatch release = new CountDownLatch(1);
-    private InboxLanes lanes;
+    private InboxLanes<Long> lanes;
 
     @AfterEach
     void stop() {
@@ -46,13 +38,13 @@ class InboxLanesTests {
     }
 
     @Test
-    void whatArrivesWhileABatchIsInFlightMakesUpTheNextBatchesInDeliveryOrder() {
-        lanes = new InboxLanes(4, PATIENCE, recordingAnd(this::holdTheFirstBatch));
+    void whatArrivesWhileABatchIsInFlightMakesUpTheNextBatchesInTheOrderOffered() {
+        lanes = lanes(4, PATIENCE, recordingAnd(this::holdTheFirstBatch));
 
-        lanes.offer(delivery(channel, 1));
+        lanes.offer(0, 1L);
         await().atMost(PATIENCE).until(() -> batches.size() == 1);
-        for (long tag = 2; tag <= 11; tag++) {
-            lanes.offer(delivery(channel, tag));
+        for (long delivery = 2; delivery <= 11; delivery++) {
+            lanes.offer(0, delivery);
         }
         release.countDown();
 
@@ -63,60 +55,60 @@ class InboxLanesTests {
 
     @Test
     void aDeliveryAfterAQuietSpellGoesAloneAndAtOnce() {
-        lanes = new InboxLanes(16, PATIENCE, recordingAnd(batch -> { }));
+        lanes = lanes(16, PATIENCE, recordingAnd(batch -> { }));
 
-        lanes.offer(delivery(channel, 1));
+        lanes.offer(0, 1L);
         await().atMost(PATIENCE).until(() -> !lanes.busy());
-        lanes.offer(delivery(channel, 2));
+        lanes.offer(0, 2L);
         await().atMost(PATIENCE).until(() -> !lanes.busy());
 
         assertThat(batches).containsExactly(List.of(1L), List.of(2L));
     }
 
     @Test
-    void eachChannelHasItsOwnLane() {
-        lanes = new InboxLanes(4, PATIENCE, recordingAnd(this::holdTheFirstBatch));
+    void eachLaneHasOneBatchInFlightAndLanesGoSideBySide() {
+        lanes = lanes(4, PATIENCE, recordingAnd(this::holdTheFirstBatch));
 
-        lanes.offer(delivery(channel, 1));
+        lanes.offer(0, 1L);
         await().atMost(PATIENCE).until(() -> batches.size() == 1);
-        lanes.offer(delivery(otherChannel, 1));
-        lanes.offer(delivery(channel, 2));
+        lanes.offer(1, 101L);
+        lanes.offer(0, 2L);
 
         await().atMost(PATIENCE).until(() -> batches.size() == 2);
-        assertThat(batches).containsExactly(List.of(1L), List.of(1L));
+        assertThat(batches).as("lane 1 does not wait for lane 0").containsExactly(List.of(1L), List.of(101L));
         release.countDown();
         await().atMost(PATIENCE).until(() -> batches.size() == 3);
         assertThat(batches.get(2)).containsExactly(2L);
     }
 
     @Test
-    void aBatchThatFailsUnexpectedlyGoesBackToTheQueueWithWhatWaitsBehindItAndTheLaneGoesOn() throws Exception {
-        lanes = new InboxLanes(4, PATIENCE, recordingAnd(batch -> {
+    void aBatchThatFailsUnexpectedlyIsHandedBackWithWhatWaitsBehindItAndTheLaneGoesOn() {
+        lanes = lanes(4, PATIENCE, recordingAnd(batch -> {
             holdTheFirstBatch(batch);
             if (batches.size() == 2) {
                 throw new IllegalStateException("a bug in the batch path");
             }
         }));
-        lanes.offer(delivery(channel, 1));
+        lanes.offer(0, 1L);
         await().atMost(PATIENCE).until(() -> batches.size() == 1);
-        for (long tag = 2; tag <= 7; tag++) {
-            lanes.offer(delivery(channel, tag));
+        for (long delivery = 2; delivery <= 7; delivery++) {
+            lanes.offer(0, delivery);
         }
         release.countDown();
 
         await().atMost(PATIENCE).until(() -> !lanes.busy());
         assertThat(batches).containsExactly(List.of(1L), List.of(2L, 3L, 4L, 5L));
-        verify(channel).basicNack(7L, true, true);
+        assertThat(handedBack).containsExactly(2L, 3L, 4L, 5L, 6L, 7L);
 
-        lanes.offer(delivery(channel, 8));
+        lanes.offer(0, 8L);
         await().atMost(PATIENCE).until(() -> batches.size() == 3);
         assertThat(batches.get(2)).as("the next delivery starts a new drain").containsExactly(8L);
     }
 
     @Test
-    void stoppingTakesNoFurtherDeliveryAndInterruptsABatchThatDoesNotEndInTime() throws InterruptedException {
+    void stoppingTakesNoFurtherDeliveryAndInterruptsABatchThatDoesNotEndInTime() {
         AtomicBoolean interrupted = new AtomicBoolean();
-        lanes = new InboxLanes(4, Duration.ofMillis(200), recordingAnd(batch -> {
+        lanes = lanes(4, Duration.ofMillis(200), recordingAnd(batch -> {
             try {
                 release.await();
             } catch (InterruptedException e) {
@@ -124,30 +116,34 @@ class InboxLanesTests {
                 Thread.currentThread().interrupt();
             }
         }));
-        lanes.offer(delivery(channel, 1));
+        lanes.offer(0, 1L);
         await().atMost(PATIENCE).until(() -> batches.size() == 1);
-        lanes.offer(delivery(channel, 2));
+        lanes.offer(0, 2L);
 
         lanes.stop();
-        lanes.offer(delivery(channel, 3));
+        assertThat(lanes.offer(0, 3L)).as("taken while stopping").isFalse();
 
         assertThat(interrupted).isTrue();
         assertThat(batches).containsExactly(List.of(1L));
 
         lanes.start();
-        lanes.offer(delivery(channel, 4));
+        lanes.offer(0, 4L);
         await().atMost(PATIENCE).until(() -> batches.size() == 2);
         assertThat(batches.get(1)).as("what the stopped lane held went back with its channel").containsExactly(4L);
     }
 
-    private Consumer<List<Message<byte[]>>> recordingAnd(Consumer<List<Message<byte[]>>> then) {
+    private InboxLanes<Long> lanes(int size, Duration stopTimeout, Consumer<List<Long>> batch) {
+        return new InboxLanes<>(size, stopTimeout, batch, handedBack::add);
+    }
+
+    private Consumer<List<Long>> recordingAnd(Consumer<List<Long>> then) {
         return batch -> {
-            batches.add(batch.stream().map(m -> m.getHeaders().get(AmqpHeaders.DELIVERY_TAG, Long.class)).toList());
+            batches.add(List.copyOf(batch));
             then.accept(batch);
         };
     }
 
-    private void holdTheFirstBatch(List<Message<byte[]>> batch) {
+    private void holdTheFirstBatch(List<Long> batch) {
         if (batches.size() == 1) {
             try {
                 assertThat(release.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
@@ -155,12 +151,5 @@ class InboxLanesTests {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    private static Message<byte[]> delivery(Channel channel, long tag) {
-        return MessageBuilder.withPayload(new byte[0])
-                .setHeader(AmqpHeaders.CHANNEL, channel)
-                .setHeader(AmqpHeaders.DELIVERY_TAG, tag)
-                .build();
     }
 }
