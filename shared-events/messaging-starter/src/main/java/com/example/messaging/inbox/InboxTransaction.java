@@ -58,7 +58,8 @@ final class InboxTransaction {
     /**
      * Applies a batch in one transaction: one statement claims every id, then each handler locks ahead what its new
      * events will lock ({@link EventHandler#lockAhead}), then the new events' effects and replies follow, in order of
-     * the order they are about (the events of one order in delivery order: a stable sort). Emits, per event in
+     * the order they are about (the events of one order in delivery order: a stable sort), and their replies go to the
+     * outbox in one statement, in that order. Emits, per event in
      * delivery order, whether this transaction applied it (false for an event processed before, or a second copy of
      * one earlier in the same batch). Any failure rolls back the whole batch.
      *
@@ -91,7 +92,9 @@ final class InboxTransaction {
             return Flux.fromIterable(newEvents.entrySet())
                     .concatMap(entry -> lockAhead(entry.getKey(), entry.getValue()))
                     .thenMany(Flux.fromIterable(sequence))
-                    .concatMap(i -> applied[i] ? applyEffect(events.get(i), handlers.get(i)) : Mono.empty())
+                    .concatMap(i -> applied[i] ? replies(events.get(i), handlers.get(i)) : Flux.empty())
+                    .collectList()
+                    .flatMap(outbox::appendAll)
                     .then(Mono.defer(() -> List.of(applied).contains(true) ? beforeCommit() : Mono.empty()))
                     .then(Mono.fromSupplier(() -> List.of(applied)));
         });
@@ -110,9 +113,13 @@ final class InboxTransaction {
     }
 
     private Mono<Void> applyEffect(InboundEvent event, EventHandler<?> handler) {
+        return replies(event, handler).concatMap(outbox::append).then();
+    }
+
+    /** Applies the event's effect; emits its replies, for the outbox. */
+    private static Flux<OutboundEvent> replies(InboundEvent event, EventHandler<?> handler) {
         return Flux.from(dispatch(handler, event.event()))
-                .concatMap(reply -> outbox.append(OutboundEvent.of(reply).causedBy(event.traceparent())))
-                .then();
+                .map(reply -> OutboundEvent.of(reply).causedBy(event.traceparent()));
     }
 
     private Mono<Void> beforeCommit() {

@@ -169,6 +169,35 @@ class RelayIntegrationTests {
     }
 
     /**
+     * Events appended in one statement ({@link OutboxWriter#appendAll}, as an inbox batch writes its replies) leave
+     * in the order given, each with its own trace context or none, woken by the statement's notification (polling is
+     * an hour here).
+     */
+    @Test
+    void eventsAppendedInOneStatementLeaveInTheOrderGivenWithTheirOwnTraceContext() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            long orderId = 777_002;
+            String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+            List<OutboundEvent> events = new ArrayList<>();
+            events.add(OutboundEvent.of(TestOutbox.created(orderId)).causedBy(traceparent));
+            for (int n = 1; n <= 4; n++) {
+                events.add(OutboundEvent.of(TestOutbox.cancelled(orderId, n)));
+            }
+            transactions.transactional(writer.appendAll(events)).block();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> probe.drain().size() >= events.size());
+
+            List<Message> received = probe.drain();
+            assertThat(received).extracting(message -> message.getMessageProperties().getMessageId())
+                    .containsExactlyElementsOf(events.stream().map(event -> event.id().toString()).toList());
+            assertThat(received.get(0).getMessageProperties().<String>getHeader(EventHeaders.TRACEPARENT))
+                    .isEqualTo(traceparent);
+            assertThat(received.subList(1, received.size())).allSatisfy(message -> assertThat(
+                    message.getMessageProperties().<String>getHeader(EventHeaders.TRACEPARENT)).isNull());
+        }
+    }
+
+    /**
      * A cycle that is slow to finish (its mark waits three seconds on a trigger, as behind a busy database) does not
      * hold back an event committed meanwhile: the relay's second lane claims and publishes it. With one lane the
      * event would leave only after the slow cycle.
