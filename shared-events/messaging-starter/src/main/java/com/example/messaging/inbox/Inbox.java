@@ -150,20 +150,22 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
      */
     @Override
     public void accept(Message<byte[]> message) {
+        Pending delivery = received(message);
+        if (delivery == null) {
+            return;
+        }
         if (lanes != null) {
-            offer(message);
+            offer(delivery);
         } else {
-            acceptOne(message);
+            acceptOne(delivery);
         }
     }
 
     /**
-     * Batch consumption, on the listener thread: a delivery that is poison before anything applies it goes to the
-     * dead-letter queue as a single delivery does, one without a handler is acknowledged, and an event goes to the lane
-     * of the order it is about. So the events of one order, from whichever of the service's queues and channels, are
-     * never in two batches at once: batches in flight side by side never wait for each other's order rows.
+     * Reads a delivery on the listener thread: a delivery that is poison before anything applies it goes to the
+     * dead-letter queue (through the binder), and one without a handler is acknowledged (null).
      */
-    private void offer(Message<byte[]> message) {
+    private Pending received(Message<byte[]> message) {
         InboundEvent event;
         try {
             event = read(message);
@@ -175,10 +177,20 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
             log.debug("Event {} ({}) has no handler here: acknowledged without effect", event.id(), event.type());
             metrics.ignored(event.type());
             Acknowledgement.of(message).ack();
-            return;
+            return null;
         }
+        return new Pending(message, event, handler);
+    }
+
+    /**
+     * Batch consumption: an event goes to the lane of the order it is about. So the events of one order, from
+     * whichever of the service's queues and channels, are never in two batches at once: batches in flight side by
+     * side never wait for each other's order rows.
+     */
+    private void offer(Pending delivery) {
+        InboundEvent event = delivery.event();
         int lane = Math.floorMod(Long.hashCode(event.event().orderId()), laneCount);
-        if (!lanes.offer(lane, new Pending(message, event, handler))) {
+        if (!lanes.offer(lane, delivery)) {
             log.debug("Stopping: event {} ({}) stays unacknowledged and goes back to the queue with its channel",
                     event.id(), event.type());
         }
@@ -220,22 +232,9 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         return lanes != null;
     }
 
-    private void acceptOne(Message<byte[]> message) {
-        Acknowledgement delivery = Acknowledgement.of(message);
-        InboundEvent event;
-        try {
-            event = read(message);
-        } catch (PoisonMessageException poison) {
-            throw deadLetter(message, poison);
-        }
-        EventHandler<?> handler = handlers.get(event.type());
-        if (handler == null) {
-            log.debug("Event {} ({}) has no handler here: acknowledged without effect", event.id(), event.type());
-            metrics.ignored(event.type());
-            delivery.ack();
-            return;
-        }
-        Optional<Boolean> applied = applyUntilDone(message, event, handler);
+    private void acceptOne(Pending delivery) {
+        InboundEvent event = delivery.event();
+        Optional<Boolean> applied = applyUntilDone(delivery.message(), event, delivery.handler());
         if (applied.isEmpty()) {
             delivery.requeue();
             Thread.currentThread().interrupt();
@@ -479,7 +478,7 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         return Collections.unmodifiableMap(byType);
     }
 
-    /** A delivery of a batch with its event, remembering whether it was settled (acknowledged or handed back). */
+    /** A delivery read, with its event and handler, remembering whether it was settled (acknowledged or handed back). */
     private static final class Pending {
 
         private final Message<byte[]> message;
