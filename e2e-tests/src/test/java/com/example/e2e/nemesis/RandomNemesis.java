@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,8 +22,15 @@ import com.example.e2e.topology.Topology;
  * kind of fault at least once, including the crash points whose duplicates every consumer must see
  * (a relay crash after the broker's confirm in order-service and in a downstream service, a consumer
  * crash after commit, and one in payment-service) and the payment provider's faults, in shuffled order;
- * then, while the workload lasts, it keeps striking at random with faults that prove themselves without
- * traffic.
+ * then a consumer crash after commit in every service whose inbox has not suppressed a duplicate yet; then,
+ * while the workload lasts, it keeps striking at random with faults that prove themselves without traffic.
+ *
+ * <p>The deck's relay crashes make duplicates only for the events their batch held: order-service's batch may hold
+ * no {@code OrderCreated} (only payment requests, confirmations or compensations), and then inventory, coupon and
+ * risk see no copy from it; whether a broker kill or a service kill leaves a consumer a duplicate depends on what was
+ * in flight. A consumer crash after its commit and before its ack always does: the broker redelivers what that
+ * instance held, and its inbox finds every id already processed. Dealing one wherever the log shows no duplicate
+ * yet makes the soak's proof (every inbox suppressed a duplicate) independent of timing, for one crash per gap.
  *
  * <p>payment-service has a crash of its own because order-service's relay crash may not give it a duplicate:
  * payment-service sees a copy only if the batch that crashed held a {@code PaymentRequested}, and with two
@@ -44,15 +53,22 @@ public final class RandomNemesis {
     }
 
     /**
-     * Deals the whole deck, then strikes at random until {@code keepGoing} turns false, with a short
-     * random pause between faults. The deck's crash points need traffic to be reached, so the caller
-     * keeps its clients busy until {@code deckDealt} runs.
+     * Deals the whole deck and the consumer crashes for the services {@code duplicates} shows without one, then
+     * strikes at random until {@code keepGoing} turns false, with a short random pause between faults. The crash
+     * points need traffic to be reached, so the caller keeps its clients busy until {@code deckDealt} runs.
      */
-    public void run(BooleanSupplier keepGoing, Runnable deckDealt) {
+    public void run(BooleanSupplier keepGoing, Supplier<Map<Service, Long>> duplicates, Runnable deckDealt) {
         List<Consumer<Nemesis>> deck = deck();
         while (!deck.isEmpty()) {
             deck.remove(0).accept(nemesis);
             pause();
+        }
+        for (Service service : Service.ours()) {
+            if (duplicates.get().getOrDefault(service, 0L) == 0) {
+                log.info("No duplicate suppressed by {} yet: a consumer crash after commit gives it one", service);
+                nemesis.crashAt(topology.node(service), CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK, CRASH_WITHIN, true);
+                pause();
+            }
         }
         log.info("Nemesis dealt its deck: {} faults", nemesis.faults().size());
         deckDealt.run();

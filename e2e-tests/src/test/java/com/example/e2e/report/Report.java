@@ -25,7 +25,8 @@ public final class Report {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
-    private static final String[] SERVICES = { "order-service", "inventory-service", "coupon-service", "risk-service" };
+    private static final String[] SERVICES = { "order-service", "inventory-service", "coupon-service", "risk-service",
+            "payment-service" };
 
     private final Path directory;
     private final String driver;
@@ -76,7 +77,7 @@ public final class Report {
         md.append("Run started ").append(startedAt).append(", driver `").append(driver).append("`: ").append(passed)
                 .append(" of ").append(scenarios.size()).append(" scenarios passed.\n\n");
         md.append("| scenario | verdict | intents acked / failed / unknown | orders confirmed / rejected / other | faults |"
-                + " duplicates suppressed (order / inventory / coupon / risk) | client replays (after retry) | duration |\n");
+                + " duplicates suppressed (order / inventory / coupon / risk / payment) | client replays (after retry) | duration |\n");
         md.append("|---|---|---|---|---|---|---|---|\n");
         for (ScenarioResult scenario : scenarios) {
             long confirmed = scenario.orders().getOrDefault("CONFIRMED", 0L);

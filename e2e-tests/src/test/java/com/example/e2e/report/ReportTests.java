@@ -30,7 +30,7 @@ class ReportTests {
         String markdown = Files.readString(directory.resolve("e2e-report.md"));
         assertThat(markdown).contains("1 of 2 scenarios passed")
                 .contains("| broker SIGKILL mid-flow | PASS | 170 / 5 / 2 | 120 / 52 / 0 | 1 BROKER_KILL, 2 SERVICE_KILL |"
-                        + " 3 / 4 / 0 / 1 | 9 (2) | 36 s |")
+                        + " 3 / 4 / 0 / 1 / 2 | 9 (2) | 36 s |")
                 .contains("| soak | **FAIL** |")
                 .contains("| every dead-letter queue is empty | **FAIL** | 1: dead-letter queue x.dlq holds 1 messages |");
         JsonNode json = JsonMapper.builder().build().readTree(Files.readString(directory.resolve("e2e-report.json")));
@@ -47,7 +47,7 @@ class ReportTests {
         return new ScenarioResult(name, "what it does", passed, 36.2, Map.of("ACKED", 170L, "FAILED", 5L, "UNKNOWN", 2L),
                 190, 11, 9, 2, Map.of("CONFIRMED", 120L, "REJECTED", 52L), Map.of("BROKER_KILL", 1L, "SERVICE_KILL", 2L),
                 List.of("BROKER_KILL rabbitmq: process gone"), Map.of("order-service", 3L, "inventory-service", 4L,
-                        "risk-service", 1L), Map.of("order.events.risk-service", 2L), 2.5,
+                        "risk-service", 1L, "payment-service", 2L), Map.of("order.events.risk-service", 2L), 2.5,
                 List.of(new ScenarioResult.InvariantResult("QUIESCENT", "the system went quiet", true, 0, List.of()),
                         new ScenarioResult.InvariantResult("DLQS_EMPTY", "every dead-letter queue is empty", passed,
                                 passed ? 0 : 1, passed ? List.of() : List.of("dead-letter queue x.dlq holds 1 messages"))));

@@ -167,7 +167,8 @@ final class Scenario {
         FaultLog faultLog = new FaultLog();
         Workload workload = new Workload(client, clients, intentsPerSecond);
         Nemesis nemesis = new Nemesis(topology, faultLog, system.reader()::unsentRows);
-        ScenarioRun run = new ScenarioRun(topology, nemesis, workload::finished, minutes > 0 ? Integer.MAX_VALUE : intents);
+        ScenarioRun run = new ScenarioRun(topology, nemesis, workload::finished, minutes > 0 ? Integer.MAX_VALUE : intents,
+                logs::duplicatesSuppressed);
         setup.accept(run);
         ProgressLine progressLine = progress ? ProgressLine.start(name, workload, faultLog, planned.size()) : null;
         CompletableFuture<History> flow = CompletableFuture.supplyAsync(() -> {

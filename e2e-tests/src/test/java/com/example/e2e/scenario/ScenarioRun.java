@@ -2,8 +2,10 @@ package com.example.e2e.scenario;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 import org.awaitility.Awaitility;
 
@@ -22,15 +24,18 @@ final class ScenarioRun {
     private final Nemesis nemesis;
     private final IntSupplier finished;
     private final int total;
+    private final Supplier<Map<Service, Long>> duplicates;
     private final List<ServiceNode> extras = new CopyOnWriteArrayList<>();
     private volatile boolean workloadDone;
     private volatile boolean heldOpen;
 
-    ScenarioRun(Topology topology, Nemesis nemesis, IntSupplier finished, int total) {
+    ScenarioRun(Topology topology, Nemesis nemesis, IntSupplier finished, int total,
+            Supplier<Map<Service, Long>> duplicates) {
         this.topology = topology;
         this.nemesis = nemesis;
         this.finished = finished;
         this.total = total;
+        this.duplicates = duplicates;
     }
 
     Topology topology() {
@@ -62,6 +67,11 @@ final class ScenarioRun {
         Awaitility.await(target + " of " + total + " intents finished").atMost(Duration.ofMinutes(5))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
                 .until(() -> workloadDone || finished.getAsInt() >= target);
+    }
+
+    /** Duplicates each service's inbox has suppressed so far in this scenario (read from the logs, as the checker does). */
+    Map<Service, Long> duplicatesSuppressed() {
+        return duplicates.get();
     }
 
     boolean workloadDone() {

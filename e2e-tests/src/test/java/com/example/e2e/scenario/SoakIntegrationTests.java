@@ -39,6 +39,6 @@ class SoakIntegrationTests {
                     second.awaitReady(Duration.ofMinutes(3));
                     setup.holdWorkloadOpen();
                 }, run -> new RandomNemesis(run.nemesis(), run.topology(), seed)
-                        .run(() -> !run.workloadDone(), run::releaseWorkload));
+                        .run(() -> !run.workloadDone(), run::duplicatesSuppressed, run::releaseWorkload));
     }
 }
