@@ -2,14 +2,9 @@ package com.example.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -27,7 +22,6 @@ public final class AuthorizationMatrix {
 
     private static final String PROBLEMS = "https://example.com/problems/";
     private static final Duration PATIENCE = Duration.ofSeconds(10);
-    private static final Logger log = LoggerFactory.getLogger(AuthorizationMatrix.class);
 
     /** One endpoint, with a body where it takes one. */
     public record Endpoint(HttpMethod method, String path, String body) {
@@ -113,22 +107,9 @@ public final class AuthorizationMatrix {
         }
     }
 
-    /**
-     * One call. A call that gets no answer within {@link #PATIENCE} is tried once more, after the threads of this JVM
-     * (the test's and the service's) were written to {@code target/} with a warning: a fresh-clone CI run once saw
-     * one such call hang for 30 s, and a second time would say where it waits.
-     */
+    /** One call; one that gets no answer within {@link #PATIENCE} is tried once more ({@link ThreadDumps}). */
     private EntityExchangeResult<byte[]> call(Endpoint endpoint, String token) {
-        try {
-            return send(endpoint, token);
-        } catch (IllegalStateException noAnswer) {
-            if (!(noAnswer.getCause() instanceof TimeoutException)) {
-                throw noAnswer;
-            }
-            Path dump = ThreadDumps.write("authorization-matrix");
-            log.warn("{} got no answer within {}; threads written to {}; trying once more", endpoint, PATIENCE, dump);
-            return send(endpoint, token);
-        }
+        return ThreadDumps.retryOnceIfUnanswered(endpoint.toString(), () -> send(endpoint, token));
     }
 
     private EntityExchangeResult<byte[]> send(Endpoint endpoint, String token) {

@@ -100,22 +100,28 @@ public abstract class ServiceStartupContract {
         WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort)
                 .responseTimeout(Duration.ofSeconds(30)).build();
 
-        client.get().uri("/actuator/health").exchange()
+        exchange(client, "/actuator/health")
                 .expectStatus().isOk()
                 .expectBody()
                 .jsonPath("$.status").isEqualTo("UP")
                 .jsonPath("$.components.r2dbc.status").isEqualTo("UP")
                 .jsonPath("$.components.rabbit.status").isEqualTo("UP");
-        client.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
-        client.get().uri("/actuator/health/messaging").exchange()
+        exchange(client, "/actuator/health/readiness").expectStatus().isOk();
+        exchange(client, "/actuator/health/messaging")
                 .expectStatus().isOk()
                 .expectBody()
                 .jsonPath("$.components.rabbit.status").isEqualTo("UP")
                 .jsonPath("$.components.deadLetters").exists()
                 .jsonPath("$.components.outbox").exists();
-        client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
-        client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
-        client.get().uri("/actuator/info").exchange().expectStatus().isOk();
+        exchange(client, "/actuator/health/liveness").expectStatus().isOk();
+        exchange(client, "/actuator/prometheus").expectStatus().isOk();
+        exchange(client, "/actuator/info").expectStatus().isOk();
+    }
+
+    /** A GET on the management port; one without an answer in time is tried once more ({@link ThreadDumps}). */
+    private static WebTestClient.ResponseSpec exchange(WebTestClient client, String path) {
+        return ThreadDumps.retryOnceIfUnanswered("GET " + path + " on the management port",
+                () -> client.get().uri(path).exchange());
     }
 
     /**
