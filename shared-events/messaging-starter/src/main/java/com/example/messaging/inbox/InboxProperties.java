@@ -95,7 +95,7 @@ public record InboxProperties(
      */
     public record Batch(
             @DefaultValue("1") int size,
-            @DefaultValue("2") int lanes,
+            @DefaultValue("8") int lanes,
             @DefaultValue("5s") Duration stopTimeout,
             Duration lockTimeout) {
 
