@@ -46,11 +46,14 @@ import reactor.core.publisher.Mono;
  * waited in the queue arrive in batches and each is applied once, duplicates (also two copies in one batch) without
  * effect, poison alone in the dead-letter queue with its reason while the rest of its batch is applied, and a batch
  * whose common transaction fails is applied one event at a time, so that only the event that cannot be applied is
- * poison. The binding starts only once the test has filled the queue, so the batches are full.
+ * poison. The binding starts only once the test has filled the queue, so the batches are full; two lanes (the default
+ * is eight) so that the 23 deliveries share few lanes and batches larger than one form on any machine (with eight, a
+ * CI run saw every batch hold a single delivery).
  */
 @SpringBootTest(classes = { RelayTestApplication.class, InboxBatchIntegrationTests.Handlers.class }, properties = {
         "spring.application.name=inbox-batch-test",
         "messaging.inbox.batch.size=8",
+        "messaging.inbox.batch.lanes=2",
         "spring.cloud.stream.rabbit.default.consumer.prefetch=16",
         "spring.cloud.stream.default.consumer.concurrency=1",
         "spring.cloud.stream.bindings.inbox-in-0.consumer.auto-startup=false" })
