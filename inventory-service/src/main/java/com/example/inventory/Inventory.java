@@ -73,7 +73,7 @@ public class Inventory {
     /**
      * In a batch of orders, before any of them is reserved: locks the stock of every sku they name, in ascending sku
      * id order, so that two batches in flight at once queue for their skus rather than each holding some the other
-     * one wants ({@code EventHandler#lockAhead}).
+     * one wants ({@code LockAhead}).
      */
     public Mono<Void> lockStockFor(List<OrderCreated> orders) {
         List<Long> skuIds = orders.stream().flatMap(order -> order.skuIds().stream()).distinct().toList();

@@ -88,7 +88,7 @@ class OrderDeadlines {
         State after = expired.next();
         OrderCancelled cancelled = new OrderCancelled(UUID.randomUUID(), order.id(), after.rejectionReason(),
                 Instant.now());
-        return orders.moveTo(order.id(), after, Pricing.NONE, cancelled.eventId(), HISTORY_EVENT_TYPE)
+        return orders.moveTo(order, after, Pricing.NONE, cancelled.eventId(), HISTORY_EVENT_TYPE)
                 .then(outbox.append(cancelled))
                 .thenReturn(order);
     }

@@ -1,11 +1,16 @@
 package com.example.order;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 
 import com.example.events.DomainEvent;
 import com.example.events.OrderCancelled;
@@ -24,7 +29,8 @@ import reactor.core.publisher.Mono;
  * Applies the downstream services' replies to their order with the {@link OrderStateMachine}. It runs
  * inside the inbox transaction of the reply: the order row is locked, the new state, the history row
  * and the order's own events (an OrderCancelled when it was just rejected, a PaymentRequested when the first three
- * steps have just said yes) commit together with the reply's processed_events row.
+ * steps have just said yes) commit together with the reply's processed_events row. In a batch of replies, the rows
+ * of all their orders are locked and read once, ahead ({@link #lockAhead}).
  */
 @Service
 public class OrderSaga {
@@ -44,10 +50,39 @@ public class OrderSaga {
     /** The events to emit in answer to the reply: an OrderCancelled, a PaymentRequested, or nothing. */
     public Flux<DomainEvent> apply(DomainEvent reply) {
         StepReply stepReply = StepReply.of(reply);
-        return orders.lockById(reply.orderId())
+        return readAhead()
+                .mapNotNull(read -> read.orders().get(reply.orderId()))
+                .switchIfEmpty(Mono.defer(() -> orders.lockById(reply.orderId())))
                 .switchIfEmpty(Mono.error(() -> new PoisonMessageException(reply.eventType() + " for order "
                         + reply.orderId() + ", which does not exist")))
                 .flatMapMany(order -> apply(order, reply, stepReply));
+    }
+
+    /**
+     * Before a batch of replies is applied ({@link com.example.messaging.inbox.LockAhead}): locks the rows of all
+     * their orders in one statement, in ascending order of their ids, and keeps what it read as a resource of the
+     * batch's transaction. Each reply of the batch then starts from its order as the replies before it left it, with
+     * one statement instead of the two of a reply applied on its own (lock and read, then move).
+     */
+    public Mono<Void> lockAhead(List<DomainEvent> replies) {
+        List<Long> orderIds = replies.stream().map(DomainEvent::orderId).distinct().toList();
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .flatMap(transaction -> orders.lockAll(orderIds)
+                        .collectMap(Order::id)
+                        .doOnNext(read -> transaction.bindResource(ReadAhead.class,
+                                new ReadAhead(new ConcurrentHashMap<>(read)))))
+                .then();
+    }
+
+    /** The orders the batch this reply belongs to read ahead; empty for a reply applied on its own. */
+    private static Mono<ReadAhead> readAhead() {
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .mapNotNull(transaction -> (ReadAhead) transaction.getResource(ReadAhead.class))
+                .onErrorResume(NoTransactionException.class, e -> Mono.empty());
+    }
+
+    /** The orders of a batch, locked, as the replies applied so far left them. */
+    private record ReadAhead(Map<Long, Order> orders) {
     }
 
     private Flux<DomainEvent> apply(Order order, DomainEvent reply, StepReply stepReply) {
@@ -69,8 +104,9 @@ public class OrderSaga {
         } else {
             log.debug("Order {}: {} -> {} {}", order.id(), reply.eventType(), after.status(), after.steps());
         }
-        Mono<Void> write = orders.moveTo(order.id(), after, pricing, reply.eventId(), reply.eventType())
-                .doOnSuccess(done -> countIfFinal(order, before, after));
+        Mono<Void> write = orders.moveTo(order, after, pricing, reply.eventId(), reply.eventType())
+                .flatMap(now -> readAhead().doOnNext(read -> read.orders().put(now.id(), now)))
+                .then(Mono.fromRunnable(() -> countIfFinal(order, before, after)));
         if (transition.cancel()) {
             return write.thenMany(Flux.just(new OrderCancelled(UUID.randomUUID(), order.id(),
                     after.rejectionReason(), Instant.now())));

@@ -131,7 +131,7 @@ public class OrderService {
         }
         OrderCancelled event = new OrderCancelled(UUID.randomUUID(), order.id(), "cancelled by " + by, Instant.now());
         log.info("Order {} cancelled by {} (was {})", order.id(), by, order.status());
-        return orders.moveTo(order.id(), cancelled.next(), Pricing.NONE, event.eventId(), "Cancellation")
+        return orders.moveTo(order, cancelled.next(), Pricing.NONE, event.eventId(), "Cancellation")
                 .then(outbox.append(event))
                 .thenReturn(Cancellation.Outcome.CANCELLED);
     }

@@ -7,6 +7,7 @@ import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.inventory.Inventory;
 import com.example.messaging.inbox.EventHandler;
+import com.example.messaging.inbox.LockAhead;
 
 /**
  * What inventory-service does with {@code order.events} (its inbox queue is {@code order.events.inventory-service}):
@@ -17,7 +18,14 @@ class OrderEventHandlers {
 
     @Bean
     EventHandler<OrderCreated> reserveStock(Inventory inventory) {
-        return EventHandler.of(OrderCreated.class, inventory::reserve, inventory::lockStockFor);
+        return EventHandler.of(OrderCreated.class, inventory::reserve);
+    }
+
+    /** In a batch, the stock of every sku its new orders name, before any of them is reserved. */
+    @Bean
+    LockAhead lockStock(Inventory inventory) {
+        return events -> inventory.lockStockFor(events.stream().filter(OrderCreated.class::isInstance)
+                .map(OrderCreated.class::cast).toList());
     }
 
     @Bean

@@ -8,6 +8,7 @@ import com.example.events.InventoryEvent;
 import com.example.events.PaymentEvent;
 import com.example.events.RiskEvent;
 import com.example.messaging.inbox.EventHandler;
+import com.example.messaging.inbox.LockAhead;
 import com.example.order.OrderSaga;
 
 /**
@@ -36,5 +37,11 @@ class ReplyHandlers {
     @Bean
     EventHandler<PaymentEvent> paymentReplies(OrderSaga saga) {
         return EventHandler.of(PaymentEvent.class, saga::apply);
+    }
+
+    /** A batch of replies, whatever their producers, locks and reads all its orders first, in one statement. */
+    @Bean
+    LockAhead lockOrders(OrderSaga saga) {
+        return saga::lockAhead;
     }
 }

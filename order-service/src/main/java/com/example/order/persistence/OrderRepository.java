@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -94,11 +95,23 @@ public class OrderRepository {
     }
 
     /**
+     * Reads the orders and locks their rows until the transaction ends, in ascending order of their ids: two
+     * transactions that lock several orders this way queue for them rather than each holding one the other wants.
+     * Orders that do not exist are left out.
+     */
+    public Flux<Order> lockAll(Collection<Long> orderIds) {
+        return db.sql(SELECT_ORDER + "where o.id = any(:ids) order by o.id for update of o")
+                .bind("ids", orderIds.toArray(Long[]::new))
+                .map(row -> order(row)).all();
+    }
+
+    /**
      * Moves the order to {@code state}, keeps what the reply says about its price, and appends to its timeline what
      * moved it, in one statement (one round trip): the history row is inserted only for the order row the update
-     * found.
+     * found. Returns the order as it is now, its lines {@code order}'s (they never change); empty if it does not
+     * exist.
      */
-    public Mono<Void> moveTo(long orderId, OrderStateMachine.State state, Pricing pricing, UUID eventId,
+    public Mono<Order> moveTo(Order order, OrderStateMachine.State state, Pricing pricing, UUID eventId,
             String eventType) {
         DatabaseClient.GenericExecuteSpec move = db.sql("""
                 with moved as (
@@ -107,12 +120,16 @@ public class OrderRepository {
                            subtotal_cents = coalesce(:subtotal, subtotal_cents),
                            discount_percent = coalesce(:discount, discount_percent), updated_at = now()
                      where id = :id
-                 returning id)
-                insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
-                                           coupon_step, risk_step, payment_step)
-                select id, :eventId, :eventType, true, null, :status, :inventory, :coupon, :risk, :payment
-                  from moved""")
-                .bind("id", orderId)
+                 returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
+                           risk_step, payment_step, rejection_reason, subtotal_cents, discount_percent,
+                           amount_cents),
+                history as (
+                    insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
+                                               coupon_step, risk_step, payment_step)
+                    select id, :eventId, :eventType, true, null, :status, :inventory, :coupon, :risk, :payment
+                      from moved)
+                select * from moved""")
+                .bind("id", order.id())
                 .bind("eventId", eventId)
                 .bind("eventType", eventType)
                 .bind("status", state.status().name())
@@ -126,7 +143,7 @@ public class OrderRepository {
                 : move.bind("subtotal", pricing.subtotalCents());
         move = pricing.discountPercent() == null ? move.bindNull("discount", Integer.class)
                 : move.bind("discount", pricing.discountPercent());
-        return move.then();
+        return move.map(row -> order(row, order.skuIds())).one();
     }
 
     /** Appends to the order's timeline what a reply did (or why it did nothing). */

@@ -18,6 +18,7 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.cloud.stream.binding.BindingsLifecycleController;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -51,6 +52,10 @@ import tools.jackson.databind.JsonNode;
 class OrderSagaIntegrationTests {
 
     private static final Instant NOW = Instant.now();
+    /** The inbox's binding ({@code InboxBinding.NAME}). */
+    private static final String INBOX_BINDING = "inbox-in-0";
+    private static final List<String> REPLY_QUEUES = List.of("inventory.events.order-service",
+            "coupon.events.order-service", "risk.events.order-service");
 
     @LocalServerPort
     int port;
@@ -63,6 +68,9 @@ class OrderSagaIntegrationTests {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    BindingsLifecycleController bindings;
 
     WebTestClient client;
 
@@ -245,6 +253,44 @@ class OrderSagaIntegrationTests {
         await().untilAsserted(() -> assertThat(order(orderId).get("amount_cents").asLong()).isEqualTo(1001));
     }
 
+    /**
+     * Replies that waited in the queues while the inbox was stopped arrive in batches holding several replies of one
+     * order (an order's replies share a lane): the batch locks and reads its orders once, ahead, and each reply starts
+     * from its order as the replies before it in the batch left it. Had a reply started from what was read ahead,
+     * the one before it would be overwritten and no order would be asked for its payment.
+     */
+    @Test
+    void repliesThatWaitedAreAppliedInBatchesEachFromItsOrderAsTheRepliesBeforeItLeftIt() {
+        List<Long> orderIds = List.of(placeOrder(null), placeOrder("WELCOME10"), placeOrder(null));
+        List<DomainEvent> replies = new ArrayList<>();
+        for (long orderId : orderIds) {
+            replies.add(new InventoryReserved(UUID.randomUUID(), orderId, List.of(1L, 2L), 1000L, NOW));
+            replies.add(orderId == orderIds.get(1) ? new CouponRedeemed(UUID.randomUUID(), orderId, "WELCOME10", 10, NOW)
+                    : new CouponNotNeeded(UUID.randomUUID(), orderId, NOW));
+            replies.add(new RiskApproved(UUID.randomUUID(), orderId, NOW));
+        }
+        bindings.stop(INBOX_BINDING);
+        try {
+            publishShuffledTwice(replies, 13);
+            await().until(() -> REPLY_QUEUES.stream().mapToLong(this::ready).sum() == 2L * replies.size());
+        } finally {
+            bindings.start(INBOX_BINDING);
+        }
+
+        for (long orderId : orderIds) {
+            await().untilAsserted(() -> assertThat(payloads(orderId, "PaymentRequested")).hasSize(1));
+            JsonNode order = order(orderId);
+            assertThat(order.get("steps").get("inventory").asString()).isEqualTo("OK");
+            assertThat(order.get("steps").get("coupon").asString()).isIn("OK", "NOT_NEEDED");
+            assertThat(order.get("steps").get("risk").asString()).isEqualTo("OK");
+            assertThat(order.get("amount_cents").asLong()).isEqualTo(orderId == orderIds.get(1) ? 900 : 1000);
+            assertThat(count("select count(*) from order_history where order_id = " + orderId + " and applied"))
+                    .as("creation + three replies, each applied once").isEqualTo(4);
+        }
+        assertThat(meters.get("events.batch.size").summary().max()).as("batches of several replies formed")
+                .isGreaterThan(1.0);
+    }
+
     private long placeOrder(String coupon) {
         String body = "{\"user_id\": 5, \"sku_ids\": [1, 2], \"idempotency_key\": \"" + UUID.randomUUID() + "\""
                 + (coupon == null ? "" : ", \"coupon_code\": \"" + coupon + "\"") + "}";
@@ -274,6 +320,10 @@ class OrderSagaIntegrationTests {
         return db.sql("select payload::text from outbox_events where event_type = :type and aggregate_id = :id")
                 .bind("type", eventType).bind("id", String.valueOf(orderId)).map(row -> row.get(0, String.class))
                 .all().collectList().block();
+    }
+
+    private long ready(String queue) {
+        return rabbit.execute(channel -> (long) channel.queueDeclarePassive(queue).getMessageCount());
     }
 
     private double duplicates() {

@@ -78,7 +78,7 @@ public class InboxAutoConfiguration {
         Inbox inbox(ObjectProvider<EventHandler<?>> handlers, ConnectionFactory connectionFactory,
                 ReactiveTransactionManager transactionManager, OutboxWriter outbox, CrashPoints crashPoints,
                 ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties,
-                ObjectProvider<ServiceProperties> service,
+                ObjectProvider<ServiceProperties> service, ObjectProvider<LockAhead> lockAhead,
                 ObjectProvider<org.springframework.amqp.rabbit.connection.ConnectionFactory> rabbit,
                 Environment environment) {
             service.ifAvailable(settings -> properties.requireLongerThan(settings.database().statementTimeout()));
@@ -86,7 +86,8 @@ public class InboxAutoConfiguration {
             DatabaseClient db = DatabaseClient.create(connectionFactory);
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
                     TransactionalOperator.create(transactionManager), outbox, crashPoints,
-                    Optional.ofNullable(properties.batch().lockTimeout()));
+                    Optional.ofNullable(properties.batch().lockTimeout()),
+                    lockAhead.getIfAvailable(LockAhead::nothing));
             Duration lockTimeout = service.getIfAvailable() != null ? service.getObject().database().lockTimeout()
                     : DEFAULT_LOCK_TIMEOUT;
             DatabaseProbe probe = new DatabaseProbe(db, properties.probeTimeout(), lockTimeout);

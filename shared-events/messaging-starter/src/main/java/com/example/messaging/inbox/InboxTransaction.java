@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -33,18 +31,21 @@ final class InboxTransaction {
     private final OutboxWriter outbox;
     private final CrashPoints crashPoints;
     private final Optional<Duration> batchLockTimeout;
+    private final LockAhead lockAhead;
 
     /**
      * @param batchLockTimeout how long a batch's statements wait for a row lock before the batch gives up (and its
      *                         events are applied one at a time); when empty, as long as any statement of the service
+     * @param lockAhead        what the service locks before a batch's events are applied
      */
     InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
-            CrashPoints crashPoints, Optional<Duration> batchLockTimeout) {
+            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead) {
         this.processed = processed;
         this.transactional = transactional;
         this.outbox = outbox;
         this.crashPoints = crashPoints;
         this.batchLockTimeout = batchLockTimeout;
+        this.lockAhead = lockAhead;
     }
 
     /** Emits true when the effect was applied and committed, false when the event had been processed before. */
@@ -56,8 +57,8 @@ final class InboxTransaction {
     }
 
     /**
-     * Applies a batch in one transaction: one statement claims every id, then each handler locks ahead what its new
-     * events will lock ({@link EventHandler#lockAhead}), then the new events' effects and replies follow, in order of
+     * Applies a batch in one transaction: one statement claims every id, then the service locks ahead what the new
+     * events will lock ({@link LockAhead}), then the new events' effects and replies follow, in order of
      * the order they are about (the events of one order in delivery order: a stable sort), and their replies go to the
      * outbox in one statement, in that order. Emits, per event in
      * delivery order, whether this transaction applied it (false for an event processed before, or a second copy of
@@ -66,11 +67,11 @@ final class InboxTransaction {
      * <p>Why that order: two batches in flight at once (two consumers of a queue, or the queues of several
      * producers whose events are about the same orders, as order-service's replies are) lock rows of the same
      * orders. Taken event after event in delivery order, they can take them in opposite orders and wait for each
-     * other; taken in ascending order of the order, and with what the handlers lock ahead taken first and in their
+     * other; taken in ascending order of the order, and with what the service locks ahead taken first and in its
      * own fixed order, a batch waits for another only until that one commits.
      *
      * <p>So a batch that waits for a row lock queues behind a batch that is working, and it waits as long as any
-     * statement of the service would. A circle can remain only where an effect locks rows its handler did not lock
+     * statement of the service would. A circle can remain only where an effect locks rows the service did not lock
      * ahead; PostgreSQL's deadlock detection tells it from a queue and ends it after {@code deadlock_timeout} (1 s by
      * default), and the batch's events then go one at a time, each locking its rows in a fixed order. A
      * {@code batchLockTimeout} gives up sooner, at the price of giving up behind every batch that is merely slow.
@@ -81,16 +82,15 @@ final class InboxTransaction {
         Mono<List<Boolean>> work = lockTimeout.then(processed.claimAll(events)).flatMap(claimed -> {
             Set<UUID> unapplied = new HashSet<>(claimed);
             Boolean[] applied = new Boolean[events.size()];
-            Map<EventHandler<?>, List<DomainEvent>> newEvents = new LinkedHashMap<>();
+            List<DomainEvent> newEvents = new ArrayList<>();
             for (int i : sequence) {
                 InboundEvent event = events.get(i);
                 applied[i] = unapplied.remove(event.id());
                 if (applied[i]) {
-                    newEvents.computeIfAbsent(handlers.get(i), handler -> new ArrayList<>()).add(event.event());
+                    newEvents.add(event.event());
                 }
             }
-            return Flux.fromIterable(newEvents.entrySet())
-                    .concatMap(entry -> lockAhead(entry.getKey(), entry.getValue()))
+            return (newEvents.isEmpty() ? Mono.<Void>empty() : lockAhead.lock(newEvents))
                     .thenMany(Flux.fromIterable(sequence))
                     .concatMap(i -> applied[i] ? replies(events.get(i), handlers.get(i)) : Flux.empty())
                     .collectList()
@@ -124,11 +124,6 @@ final class InboxTransaction {
 
     private Mono<Void> beforeCommit() {
         return Mono.fromRunnable(() -> crashPoints.reach(ConsumerCrashPoints.BEFORE_COMMIT));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E extends DomainEvent> Mono<Void> lockAhead(EventHandler<E> handler, List<DomainEvent> events) {
-        return handler.lockAhead((List<E>) (List<?>) events);
     }
 
     private static <E extends DomainEvent> Publisher<? extends DomainEvent> dispatch(EventHandler<E> handler,

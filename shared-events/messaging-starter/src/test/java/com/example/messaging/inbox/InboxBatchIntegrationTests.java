@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -164,7 +165,9 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
      */
     @Test
     void twoBatchesOfTheSameOrdersDeliveredInOppositeOrdersQueueAndBothCommit() {
-        InboxTransaction transaction = transaction(Optional.empty());
+        List<List<Long>> lockedAheadFor = Collections.synchronizedList(new ArrayList<>());
+        InboxTransaction transaction = transaction(Optional.empty(), events -> Mono.fromRunnable(
+                () -> lockedAheadFor.add(events.stream().map(DomainEvent::orderId).toList())));
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
         EventHandler<OrderCreated> slow = EventHandler.of(OrderCreated.class, order -> count(order.orderId())
@@ -181,6 +184,8 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(outcomes).containsExactly("committed", "committed");
         assertThat(applied(one.orderId())).isEqualTo(2);
         assertThat(applied(other.orderId())).isEqualTo(2);
+        assertThat(lockedAheadFor).as("each batch's events, in the order they are applied")
+                .containsExactly(List.of(one.orderId(), other.orderId()), List.of(one.orderId(), other.orderId()));
     }
 
     @Test
@@ -193,7 +198,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
     }
 
     /**
-     * Where an effect locks rows its handler did not lock ahead, two batches can still wait for each other: here each
+     * Where an effect locks rows the service did not lock ahead, two batches can still wait for each other: here each
      * event's effect counts its own order and then the other one. Without a batch lock timeout (the default) they
      * wait as queueing batches do, and PostgreSQL's deadlock detection tells the circle from a queue: it ends one of
      * the two after {@code deadlock_timeout} (1 s), well before the session's lock timeout, and the other commits.
@@ -203,7 +208,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         InboxTransaction transaction = transaction(Optional.empty());
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
-        EventHandler<OrderCreated> crossing = crossing(one, other, events -> Mono.empty());
+        EventHandler<OrderCreated> crossing = crossing(one, other);
 
         long started = System.nanoTime();
         List<String> outcomes = crossingBatches(transaction, one, other, crossing);
@@ -224,7 +229,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         InboxTransaction transaction = transaction(Optional.of(Duration.ofMillis(100)));
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
-        EventHandler<OrderCreated> crossing = crossing(one, other, events -> Mono.empty());
+        EventHandler<OrderCreated> crossing = crossing(one, other);
 
         long started = System.nanoTime();
         List<String> outcomes = crossingBatches(transaction, one, other, crossing);
@@ -240,33 +245,39 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(applied(other.orderId())).isEqualTo(committed);
     }
 
-    /** The same two batches, with a handler that locks ahead both orders' rows in ascending order: both commit. */
+    /**
+     * The same two batches, in a service that locks ahead both orders' rows in ascending order: both commit. The lock
+     * ahead sees each batch's new events, in the order they are applied.
+     */
     @Test
-    void aHandlerThatLocksAheadKeepsTwoBatchesFromWaitingForEachOther() {
-        InboxTransaction transaction = transaction(Optional.empty());
+    void aServiceThatLocksAheadKeepsTwoBatchesFromWaitingForEachOther() {
         OrderCreated one = newOrder();
         OrderCreated other = newOrder();
-        EventHandler<OrderCreated> crossing = crossing(one, other, events -> db
-                .sql("select order_id from order_counters where order_id = any(:ids) order by order_id for update")
-                .bind("ids", new Long[] { one.orderId(), other.orderId() })
-                .fetch()
-                .all()
-                .then());
+        List<List<Long>> lockedAheadFor = Collections.synchronizedList(new ArrayList<>());
+        InboxTransaction transaction = transaction(Optional.empty(), events -> {
+            lockedAheadFor.add(events.stream().map(DomainEvent::orderId).toList());
+            return db.sql("select order_id from order_counters where order_id = any(:ids) order by order_id for update")
+                    .bind("ids", new Long[] { one.orderId(), other.orderId() })
+                    .fetch()
+                    .all()
+                    .then();
+        });
+        EventHandler<OrderCreated> crossing = crossing(one, other);
 
         List<String> outcomes = crossingBatches(transaction, one, other, crossing);
 
         assertThat(outcomes).containsExactly("committed", "committed");
         assertThat(applied(one.orderId())).isEqualTo(2);
         assertThat(applied(other.orderId())).isEqualTo(2);
+        assertThat(lockedAheadFor).containsExactlyInAnyOrder(List.of(one.orderId()), List.of(other.orderId()));
     }
 
     /** Each event counts its own order, waits, then counts the other of the two. */
-    private EventHandler<OrderCreated> crossing(OrderCreated one, OrderCreated other,
-            java.util.function.Function<List<OrderCreated>, Mono<Void>> lockAhead) {
+    private EventHandler<OrderCreated> crossing(OrderCreated one, OrderCreated other) {
         return EventHandler.of(OrderCreated.class, order -> count(order.orderId())
                 .then(Mono.delay(Duration.ofMillis(300)))
                 .then(count(order.orderId() == one.orderId() ? other.orderId() : one.orderId()))
-                .then(Mono.<DomainEvent>empty()), lockAhead);
+                .then(Mono.<DomainEvent>empty()));
     }
 
     private Mono<Long> count(long orderId) {
@@ -292,8 +303,12 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
      *                    a deadlock, and the test would see it
      */
     private InboxTransaction transaction(Optional<Duration> lockTimeout) {
+        return transaction(lockTimeout, LockAhead.nothing());
+    }
+
+    private InboxTransaction transaction(Optional<Duration> lockTimeout, LockAhead lockAhead) {
         return new InboxTransaction(new ProcessedEvents(db), TransactionalOperator.create(transactionManager), outbox,
-                CrashPoints.none(), lockTimeout);
+                CrashPoints.none(), lockTimeout, lockAhead);
     }
 
     /** Another event about the same order (its own event id). */
