@@ -68,9 +68,8 @@ public class OrderSaga {
         List<Long> orderIds = replies.stream().map(DomainEvent::orderId).distinct().toList();
         return TransactionSynchronizationManager.forCurrentTransaction()
                 .flatMap(transaction -> orders.lockAll(orderIds)
-                        .collectMap(Order::id)
-                        .doOnNext(read -> transaction.bindResource(ReadAhead.class,
-                                new ReadAhead(new ConcurrentHashMap<>(read)))))
+                        .collectMap(Order::id, order -> order, ConcurrentHashMap<Long, Order>::new)
+                        .doOnNext(read -> transaction.bindResource(ReadAhead.class, new ReadAhead(read))))
                 .then();
     }
 
