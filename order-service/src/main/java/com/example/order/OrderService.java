@@ -2,6 +2,7 @@ package com.example.order;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import java.util.function.LongPredicate;
 
@@ -28,7 +29,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Places orders idempotently. The unique constraint on (user id, idempotency key) decides every race:
- * the insert that wins writes the order, its lines and its OrderCreated outbox row in one transaction;
+ * the insert that wins writes the order, its lines and its OrderCreated outbox row in one statement;
  * a request that loses (or comes later) reads the winner's order and compares fingerprints.
  */
 @Service
@@ -64,20 +65,20 @@ public class OrderService {
 
     public Mono<Placement> place(PlaceOrder command) {
         String fingerprint = command.fingerprint();
-        // The OrderCreated's id is known before the order's: the insert records it as the order's first history row.
-        UUID eventId = UUID.randomUUID();
+        // One instant for the order's creation and its event; microseconds, what the database keeps.
+        Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        // The order's id is the database's to give: the statement writes it into the event (its order_id here is 0).
+        OrderCreated event = new OrderCreated(UUID.randomUUID(), 0L, command.userId(), command.skuIds(),
+                command.couponCode(), createdAt);
         Mono<Placement> placement = orders
-                .insertIfAbsent(command, fingerprint, eventId, OrderCreated.class.getSimpleName())
-                .flatMap(order -> {
-                    OrderCreated event = new OrderCreated(eventId, order.id(), command.userId(), command.skuIds(),
-                            command.couponCode(), order.createdAt());
-                    return outbox.append(OutboundEvent.of(event).causedBy(command.traceparent()))
-                            .<Placement>thenReturn(new Placement.Created(order));
-                })
+                .insertIfAbsent(command, fingerprint, createdAt, OutboundEvent.of(event).causedBy(command.traceparent()))
+                .<Placement>map(Placement.Created::new)
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
-        // transactional(Mono) emits only after the commit: the crash point below is really after it.
+        // One statement, atomic on its own: the order, its lines, its history and its OrderCreated commit together
+        // without a transaction around them, and the statement answers only after that commit (the driver completes
+        // it when PostgreSQL is ready for the next query), so the crash point below is really after it.
         // tap, not doOnNext: it restores the request id into the MDC for the log line (limited context propagation).
-        return transaction.transactional(placement).tap(() -> new DefaultSignalListener<>() {
+        return placement.tap(() -> new DefaultSignalListener<>() {
 
             @Override
             public void doOnNext(Placement committed) {

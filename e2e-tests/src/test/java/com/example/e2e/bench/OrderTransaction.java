@@ -6,6 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
@@ -16,45 +18,49 @@ import com.example.events.OrderCreated;
 import com.example.messaging.outbox.OutboxWriter;
 
 /**
- * The statements of order-service's order transaction (OrderRepository.insertIfAbsent, OutboxWriter.append) over
- * plain JDBC on one connection: insert the order with its lines and its first history row, then its OrderCreated
- * outbox row with the relay's notification, then commit. Prepared once per connection, as a driver's statement
- * cache would.
+ * The statement of order-service's order transaction (OrderRepository.insertIfAbsent with OutboxWriter.appendWith)
+ * over plain JDBC on one connection in auto-commit: the order with its lines, its first history row, its OrderCreated
+ * outbox row (the new order's id written into it) and the relay's notification, one statement that commits on its
+ * own. Prepared once per connection, as a driver's statement cache would.
  */
 final class OrderTransaction implements AutoCloseable {
 
-    private static final String INSERT_ORDER = """
+    /**
+     * The order's steps, then the outbox row, parked ({@code parked_at} set) or not, then the notification, left out
+     * for a parked row: the relay leaves those alone until they are released.
+     */
+    private static final String PLACE_ORDER = """
             with placed as (
-                insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
-                values (?, ?, ?, null)
+                insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code, created_at,
+                                    updated_at)
+                values (?, ?, ?, null, ?, ?)
                 on conflict (user_id, idempotency_key) do nothing
-                returning id, status, created_at, inventory_step, coupon_step, risk_step),
+                returning id, status, created_at, inventory_step, coupon_step, risk_step, payment_step),
             lines as (
                 insert into order_lines (order_id, line_no, sku_id)
                 select placed.id, line.no, line.sku_id
                   from placed, unnest(?::bigint[]) with ordinality as line(sku_id, no)),
             history as (
                 insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
-                                           coupon_step, risk_step)
-                select id, ?, 'OrderCreated', true, status, inventory_step, coupon_step, risk_step from placed)
-            select id, created_at from placed""";
-    /** The outbox row and its notification in one statement, as OutboxWriter writes them. */
-    private static final String APPEND_OUTBOX = """
-            with appended as (
-                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
-                values (?, ?, ?, ?, ?, ?::jsonb, null)
-                returning exchange)
-            select pg_notify('%s', exchange) from appended""".formatted(OutboxWriter.CHANNEL);
-    /** A backlog row: parked, and no notification. */
-    private static final String PARK_OUTBOX = """
-            insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent,
-                                       parked_at)
-            values (?, ?, ?, ?, ?, ?::jsonb, null, now())""";
+                                           coupon_step, risk_step, payment_step)
+                select id, ?, 'OrderCreated', true, status, inventory_step, coupon_step, risk_step, payment_step
+                  from placed),
+            outbox_appended as (
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload,
+                                           traceparent, parked_at)
+                select ?, ?, placed.id::text, ?, ?, jsonb_set(?::jsonb, '{order_id}', to_jsonb(placed.id)), null,
+                       case when ? then now() end
+                  from placed
+                returning exchange, parked_at)
+            select placed.id
+              from placed
+             cross join (select count(pg_notify('%s', exchange)) as notified
+                           from (select distinct exchange from outbox_appended where parked_at is null) as exchanges)
+                        as notification""".formatted(OutboxWriter.CHANNEL);
 
     private final Connection connection;
     private final boolean parked;
-    private final PreparedStatement insertOrder;
-    private final PreparedStatement insertOutbox;
+    private final PreparedStatement placeOrder;
 
     /**
      * @param parked write the outbox row parked and do not notify: a backlog the relay leaves alone until
@@ -63,39 +69,35 @@ final class OrderTransaction implements AutoCloseable {
     OrderTransaction(Connection connection, boolean parked) throws SQLException {
         this.connection = connection;
         this.parked = parked;
-        connection.setAutoCommit(false);
-        this.insertOrder = connection.prepareStatement(INSERT_ORDER);
-        this.insertOutbox = connection.prepareStatement(parked ? PARK_OUTBOX : APPEND_OUTBOX);
+        connection.setAutoCommit(true);
+        this.placeOrder = connection.prepareStatement(PLACE_ORDER);
     }
 
     /** One order of a fresh intent with one to three skus; returns the order id. */
     long run(long userId) throws SQLException {
         List<Long> skuIds = skus();
-        insertOrder.setLong(1, userId);
-        insertOrder.setObject(2, UUID.randomUUID());
-        insertOrder.setString(3, fingerprint());
-        insertOrder.setArray(4, connection.createArrayOf("bigint", skuIds.toArray()));
-        UUID eventId = UUID.randomUUID();
-        insertOrder.setObject(5, eventId);
-        long orderId;
-        Instant createdAt;
-        try (ResultSet inserted = insertOrder.executeQuery()) {
-            if (!inserted.next()) {
+        Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        OrderCreated event = new OrderCreated(UUID.randomUUID(), 0L, userId, skuIds, null, createdAt);
+        OffsetDateTime created = createdAt.atOffset(ZoneOffset.UTC);
+        placeOrder.setLong(1, userId);
+        placeOrder.setObject(2, UUID.randomUUID());
+        placeOrder.setString(3, fingerprint());
+        placeOrder.setObject(4, created);
+        placeOrder.setObject(5, created);
+        placeOrder.setArray(6, connection.createArrayOf("bigint", skuIds.toArray()));
+        placeOrder.setObject(7, event.eventId());
+        placeOrder.setObject(8, event.eventId());
+        placeOrder.setString(9, event.aggregateType());
+        placeOrder.setString(10, event.eventType());
+        placeOrder.setString(11, event.exchange());
+        placeOrder.setString(12, EventJson.write(event));
+        placeOrder.setBoolean(13, parked);
+        try (ResultSet placed = placeOrder.executeQuery()) {
+            if (!placed.next()) {
                 throw new IllegalStateException("a fresh intent of user " + userId + " already had an order");
             }
-            orderId = inserted.getLong(1);
-            createdAt = inserted.getObject(2, OffsetDateTime.class).toInstant();
+            return placed.getLong(1);
         }
-        OrderCreated event = new OrderCreated(eventId, orderId, userId, skuIds, null, createdAt);
-        insertOutbox.setObject(1, event.eventId());
-        insertOutbox.setString(2, event.aggregateType());
-        insertOutbox.setString(3, event.aggregateId());
-        insertOutbox.setString(4, event.eventType());
-        insertOutbox.setString(5, event.exchange());
-        insertOutbox.setString(6, EventJson.write(event));
-        insertOutbox.execute();
-        connection.commit();
-        return orderId;
     }
 
     /** The JSON body of an OrderCreated like those this class writes: the size the broker ceiling publishes. */

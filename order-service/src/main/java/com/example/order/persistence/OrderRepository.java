@@ -3,6 +3,7 @@ package com.example.order.persistence;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.example.messaging.outbox.OutboundEvent;
+import com.example.messaging.outbox.OutboxWriter;
 import com.example.order.Order;
 import com.example.order.OrderStateMachine;
 import com.example.order.OrderStatus;
@@ -37,9 +40,11 @@ public class OrderRepository {
             """;
 
     private final DatabaseClient db;
+    private final OutboxWriter outbox;
 
-    OrderRepository(DatabaseClient db) {
+    OrderRepository(DatabaseClient db, OutboxWriter outbox) {
         this.db = db;
+        this.outbox = outbox;
     }
 
     /** An order with the fingerprint of the request that created it. */
@@ -47,17 +52,20 @@ public class OrderRepository {
     }
 
     /**
-     * Inserts the order unless the intent exists, with its lines and the first row of its history (the event that
-     * created it, {@code createdEventId} of {@code createdEventType}), in one statement: one round trip. Returns the
-     * order as inserted, its lines the command's. Never raises a unique violation (that would abort the
-     * transaction): a conflict inserts nothing, lines and history included, and returns empty.
+     * Inserts the order unless the intent exists, with its lines, the first row of its history and the outbox row of
+     * {@code created} (the event that creates it, its id also the history row's), in one statement: one round trip,
+     * atomic without a transaction around it. The new order's id, the database's to give, is written into the
+     * event as its aggregate id and its {@code order_id}; {@code createdAt} is the order's creation and update time,
+     * the same instant the event says it occurred at. Returns the order as inserted, its lines the command's. Never
+     * raises a unique violation: a conflict inserts nothing, lines, history and event included, and returns empty.
      */
-    public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint, UUID createdEventId,
-            String createdEventType) {
-        DatabaseClient.GenericExecuteSpec insert = db.sql("""
-                with placed as (
-                    insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code)
-                    values (:userId, :key, :fingerprint, :couponCode)
+    public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint, Instant createdAt,
+            OutboundEvent created) {
+        DatabaseClient.GenericExecuteSpec insert = outbox.appendWith("""
+                placed as (
+                    insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code, created_at,
+                                        updated_at)
+                    values (:userId, :key, :fingerprint, :couponCode, :createdAt, :createdAt)
                     on conflict (user_id, idempotency_key) do nothing
                     returning id, user_id, status, coupon_code, created_at, updated_at, inventory_step, coupon_step,
                               risk_step, payment_step, rejection_reason, subtotal_cents, discount_percent,
@@ -70,14 +78,14 @@ public class OrderRepository {
                     insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
                                                coupon_step, risk_step, payment_step)
                     select id, :eventId, :eventType, true, status, inventory_step, coupon_step, risk_step,
-                           payment_step from placed)
-                select * from placed""")
+                           payment_step from placed)""", "placed", "id", "order_id", created)
                 .bind("userId", command.userId())
                 .bind("key", command.idempotencyKey())
                 .bind("fingerprint", fingerprint)
+                .bind("createdAt", createdAt.atOffset(ZoneOffset.UTC))
                 .bind("skuIds", command.skuIds().toArray(Long[]::new))
-                .bind("eventId", createdEventId)
-                .bind("eventType", createdEventType);
+                .bind("eventId", created.id())
+                .bind("eventType", created.type());
         insert = command.couponCode() == null ? insert.bindNull("couponCode", String.class)
                 : insert.bind("couponCode", command.couponCode());
         return insert.map(row -> order(row, command.skuIds())).one();

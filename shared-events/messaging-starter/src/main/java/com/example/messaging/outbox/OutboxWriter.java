@@ -12,8 +12,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Appends an event to the service's {@code outbox_events} table and wakes the relay. Call it inside
- * the transaction that makes the business change: the event then exists if and only if the change
- * does. The notification is delivered by PostgreSQL only when that transaction commits.
+ * the transaction that makes the business change, or make the change and the event one statement
+ * ({@link #appendWith}): the event then exists if and only if the change does. The notification is
+ * delivered by PostgreSQL only when that transaction commits.
  */
 public final class OutboxWriter {
 
@@ -45,6 +46,25 @@ public final class OutboxWriter {
             select pg_notify('%s', exchange) from (select distinct exchange from appended) as exchanges"""
             .formatted(CHANNEL);
 
+    /**
+     * The caller's {@code WITH} steps, then the outbox row of the aggregate each row of their step {@code source} made,
+     * then its notification; the statement answers {@code source}'s rows. The row's {@code aggregate_id} and the
+     * payload's id field are the aggregate's id, {@code source}'s column {@code idColumn}. The notification is
+     * evaluated in a one-row aggregate joined to the answer, so that the statement cannot leave it out.
+     */
+    private static final String APPEND_WITH = """
+            with %1$s,
+            outbox_appended as (
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
+                select :outboxId, :outboxAggregateType, %2$s.%3$s::text, :outboxEventType, :outboxExchange,
+                       jsonb_set(:outboxPayload::jsonb, :outboxIdPath::text[], to_jsonb(%2$s.%3$s)), :outboxTraceparent
+                  from %2$s
+                returning exchange)
+            select %2$s.*
+              from %2$s
+             cross join (select count(pg_notify('%4$s', exchange)) as notified
+                           from (select distinct exchange from outbox_appended) as exchanges) as notification""";
+
     private final DatabaseClient db;
 
     public OutboxWriter(DatabaseClient db) {
@@ -67,6 +87,37 @@ public final class OutboxWriter {
         insert = event.traceparent() == null ? insert.bindNull("traceparent", String.class)
                 : insert.bind("traceparent", event.traceparent());
         return insert.then();
+    }
+
+    /**
+     * Appends an event in the caller's own statement, for an aggregate that statement inserts: the outbox row and its
+     * notification become further steps of the caller's data-modifying {@code WITH}, one row for each row that its
+     * step {@code source} returns, none when it returns none (an insert that met a conflict, say). A statement is
+     * atomic on its own, so run outside a transaction the aggregate and its event commit together in one round trip,
+     * without the {@code BEGIN} and {@code COMMIT} a transaction around two statements costs; its answer arrives after
+     * the commit.
+     * <p>
+     * The aggregate's id is the database's to give (an identity column), so it is not known when the event is
+     * written: {@code source}'s column {@code idColumn} becomes the row's {@code aggregate_id} and the payload's
+     * top-level field {@code idField}, in place of what {@code event} has there. The statement answers {@code source}'s
+     * rows; the caller binds its own parameters (none of them named {@code outbox...}) and maps the rows.
+     *
+     * @param steps    the caller's {@code WITH} steps, without the {@code WITH}, one of them named {@code source}
+     * @param source   the step returning the inserted aggregates
+     * @param idColumn the column of {@code source} holding the aggregate's id
+     * @param idField  the payload's field for the aggregate's id, e.g. {@code order_id}
+     */
+    public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
+            OutboundEvent event) {
+        DatabaseClient.GenericExecuteSpec statement = db.sql(APPEND_WITH.formatted(steps, source, idColumn, CHANNEL))
+                .bind("outboxId", event.id())
+                .bind("outboxAggregateType", event.aggregateType())
+                .bind("outboxEventType", event.type())
+                .bind("outboxExchange", event.destination())
+                .bind("outboxPayload", event.payload())
+                .bind("outboxIdPath", new String[] { idField });
+        return event.traceparent() == null ? statement.bindNull("outboxTraceparent", String.class)
+                : statement.bind("outboxTraceparent", event.traceparent());
     }
 
     /**

@@ -36,6 +36,7 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import com.example.events.DomainEvent;
 import com.example.events.EventHeaders;
 import com.example.events.EventJson;
+import com.example.events.OrderCreated;
 import com.example.events.OrderEvent;
 import com.example.messaging.outbox.OutboundEvent;
 import com.example.messaging.outbox.OutboxWriter;
@@ -195,6 +196,49 @@ class RelayIntegrationTests {
             assertThat(received.subList(1, received.size())).allSatisfy(message -> assertThat(
                     message.getMessageProperties().<String>getHeader(EventHeaders.TRACEPARENT)).isNull());
         }
+    }
+
+    /**
+     * An event appended by the statement that inserts its aggregate ({@link OutboxWriter#appendWith}), outside any
+     * transaction: it leaves on the statement's notification (polling is an hour here) carrying the id the database
+     * gave the aggregate, in its header and its body; a statement whose insert meets a conflict answers nothing and
+     * appends nothing.
+     */
+    @Test
+    void anEventAppendedByTheStatementThatInsertsItsAggregateCarriesTheIdTheDatabaseGaveIt() {
+        outbox.execute("""
+                create table if not exists test_aggregates (
+                    id bigint generated always as identity primary key, name text not null unique)""");
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            OrderCreated event = TestOutbox.created(0);
+            Long id = insertAggregate("first", OutboundEvent.of(event).causedBy(traceparent));
+            assertThat(id).isNotNull().isPositive();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> probe.drain().size() >= 1);
+            Message message = probe.drain().get(0);
+            MessageProperties properties = message.getMessageProperties();
+            assertThat(properties.getMessageId()).isEqualTo(event.eventId().toString());
+            assertThat(properties.<String>getHeader(EventHeaders.AGGREGATE_ID)).isEqualTo(id.toString());
+            assertThat(properties.<String>getHeader(EventHeaders.TRACEPARENT)).isEqualTo(traceparent);
+            assertThat(EventJson.read(event.eventType(), message.getBody())).isEqualTo(new OrderCreated(
+                    event.eventId(), id, event.userId(), event.skuIds(), event.couponCode(), event.occurredAt()));
+
+            OrderCreated again = TestOutbox.created(0);
+            assertThat(insertAggregate("first", OutboundEvent.of(again))).as("a conflict answers nothing").isNull();
+            assertThat(outbox.count("id = '" + again.eventId() + "'")).as("and appends nothing").isZero();
+        } finally {
+            outbox.execute("drop table test_aggregates");
+        }
+    }
+
+    private Long insertAggregate(String name, OutboundEvent event) {
+        return writer.appendWith("""
+                inserted as (
+                    insert into test_aggregates (name) values (:name) on conflict (name) do nothing returning id)""",
+                "inserted", "id", "order_id", event)
+                .bind("name", name)
+                .map(row -> row.get("id", Long.class)).one().block();
     }
 
     /**
