@@ -16,6 +16,8 @@ import reactor.core.publisher.Mono;
 final class ManagementPort implements ServerWebExchangeMatcher {
 
     private final Environment environment;
+    /** The management port once both servers have started and it is not the API's, else null: asked per request. */
+    private volatile Integer ownPort;
 
     ManagementPort(Environment environment) {
         this.environment = environment;
@@ -23,11 +25,24 @@ final class ManagementPort implements ServerWebExchangeMatcher {
 
     @Override
     public Mono<MatchResult> matches(ServerWebExchange exchange) {
+        Integer management = ownPort();
+        InetSocketAddress local = exchange.getRequest().getLocalAddress();
+        boolean matches = management != null && local != null && local.getPort() == management;
+        return matches ? MatchResult.match() : MatchResult.notMatch();
+    }
+
+    /** The ports do not change once the servers listen: read them until both are known, then keep the answer. */
+    private Integer ownPort() {
+        Integer known = ownPort;
+        if (known != null) {
+            return known;
+        }
         Integer management = environment.getProperty("local.management.port", Integer.class);
         Integer server = environment.getProperty("local.server.port", Integer.class);
-        InetSocketAddress local = exchange.getRequest().getLocalAddress();
-        boolean matches = management != null && !management.equals(server) && local != null
-                && local.getPort() == management;
-        return matches ? MatchResult.match() : MatchResult.notMatch();
+        if (management == null || server == null || management.equals(server)) {
+            return null;
+        }
+        ownPort = management;
+        return management;
     }
 }

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.interfaces.RSAPrivateKey;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.Date;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -15,8 +19,19 @@ import org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebS
 import org.springframework.boot.security.oauth2.server.resource.autoconfigure.reactive.ReactiveOAuth2ResourceServerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.security.authentication.TestingAuthenticationToken;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.web.server.SecurityWebFilterChain;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+import io.micrometer.observation.ObservationRegistry;
 
 /** A service is a resource server with the shared chain, and refuses to start without a token issuer. */
 class ServiceSecurityAutoConfigurationTests {
@@ -45,6 +60,39 @@ class ServiceSecurityAutoConfigurationTests {
                     assertThat(context).hasSingleBean(SecurityWebFilterChain.class);
                     assertThat(context).hasBean("serviceSecurity");
                 });
+    }
+
+    /**
+     * Spring Security's own observations are off (a request is timed once, by {@code http.server.requests}), and a
+     * request with a valid token still passes the chain's decoder.
+     */
+    @Test
+    void securityIsNotObservedTwice(@TempDir Path keys) throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        KeyPair pair = generator.generateKeyPair();
+        Path pem = Files.writeString(keys.resolve("public.pem"), "-----BEGIN PUBLIC KEY-----\n"
+                + Base64.getMimeEncoder().encodeToString(pair.getPublic().getEncoded())
+                + "\n-----END PUBLIC KEY-----\n");
+        runner.withPropertyValues("spring.security.oauth2.resourceserver.jwt.public-key-location=" + pem.toUri())
+                .withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .run(context -> {
+                    SecurityObservationSettings observed = context.getBean(SecurityObservationSettings.class);
+                    assertThat(observed.shouldObserveRequests()).isFalse();
+                    assertThat(observed.shouldObserveAuthentications()).isFalse();
+                    assertThat(observed.shouldObserveAuthorizations()).isFalse();
+
+                    Jwt jwt = context.getBean(ReactiveJwtDecoder.class).decode(sign(pair)).block();
+                    assertThat(jwt.getSubject()).isEqualTo("42");
+                });
+    }
+
+    private static String sign(KeyPair pair) throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), new JWTClaimsSet.Builder().subject("42")
+                .issuer("stack").claim("scope", "orders").expirationTime(Date.from(Instant.now().plusSeconds(60)))
+                .build());
+        jwt.sign(new RSASSASigner((RSAPrivateKey) pair.getPrivate()));
+        return jwt.serialize();
     }
 
     @Test
