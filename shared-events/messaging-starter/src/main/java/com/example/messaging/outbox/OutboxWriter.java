@@ -25,7 +25,8 @@ public final class OutboxWriter {
     private static final String APPEND = """
             with appended as (
                 insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
-                values (:id, :aggregateType, :aggregateId, :eventType, :exchange, :payload, :traceparent)
+                values (:outboxId, :outboxAggregateType, :outboxAggregateId, :outboxEventType, :outboxExchange,
+                        :outboxPayload, :outboxTraceparent)
                 returning exchange)
             select pg_notify('%s', exchange) from appended""".formatted(CHANNEL);
 
@@ -77,16 +78,10 @@ public final class OutboxWriter {
     }
 
     public Mono<Void> append(OutboundEvent event) {
-        DatabaseClient.GenericExecuteSpec insert = db.sql(APPEND)
-                .bind("id", event.id())
-                .bind("aggregateType", event.aggregateType())
-                .bind("aggregateId", event.aggregateId())
-                .bind("eventType", event.type())
-                .bind("exchange", event.destination())
-                .bind("payload", Json.of(event.payload()));
-        insert = event.traceparent() == null ? insert.bindNull("traceparent", String.class)
-                : insert.bind("traceparent", event.traceparent());
-        return insert.then();
+        return bindEvent(db.sql(APPEND), event)
+                .bind("outboxAggregateId", event.aggregateId())
+                .bind("outboxPayload", Json.of(event.payload()))
+                .then();
     }
 
     /**
@@ -109,21 +104,27 @@ public final class OutboxWriter {
      */
     public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
             OutboundEvent event) {
-        DatabaseClient.GenericExecuteSpec statement = db.sql(APPEND_WITH.formatted(steps, source, idColumn, CHANNEL))
-                .bind("outboxId", event.id())
-                .bind("outboxAggregateType", event.aggregateType())
-                .bind("outboxEventType", event.type())
-                .bind("outboxExchange", event.destination())
+        return bindEvent(db.sql(APPEND_WITH.formatted(steps, source, idColumn, CHANNEL)), event)
                 .bind("outboxPayload", event.payload())
                 .bind("outboxIdPath", new String[] { idField });
-        return event.traceparent() == null ? statement.bindNull("outboxTraceparent", String.class)
-                : statement.bind("outboxTraceparent", event.traceparent());
     }
 
     /**
      * Appends several events in one statement (one round trip), in the order given: what {@link #append} does for
      * each, in one go.
      */
+    /** The event's fields {@link #append} and {@link #appendWith} both bind; the payload each binds its own way. */
+    private static DatabaseClient.GenericExecuteSpec bindEvent(DatabaseClient.GenericExecuteSpec statement,
+            OutboundEvent event) {
+        DatabaseClient.GenericExecuteSpec bound = statement
+                .bind("outboxId", event.id())
+                .bind("outboxAggregateType", event.aggregateType())
+                .bind("outboxEventType", event.type())
+                .bind("outboxExchange", event.destination());
+        return event.traceparent() == null ? bound.bindNull("outboxTraceparent", String.class)
+                : bound.bind("outboxTraceparent", event.traceparent());
+    }
+
     public Mono<Void> appendAll(List<OutboundEvent> events) {
         if (events.isEmpty()) {
             return Mono.empty();
