@@ -3,18 +3,15 @@ package com.example.payment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.DomainEvent;
 import com.example.events.PaymentFailed;
 import com.example.events.PaymentRefunded;
 import com.example.events.PaymentSucceeded;
-import com.example.messaging.outbox.OutboxWriter;
 import com.example.messaging.support.Backoff;
 import com.example.payment.PaymentStateMachine.Transition;
 import com.example.payment.persistence.PaymentRepository;
@@ -31,7 +28,7 @@ import reactor.core.publisher.Mono;
 /**
  * The work of one claimed payment (docs/architecture.md, rule 11): the intent is committed before the provider is
  * called (the claim moved the payment to PROCESSING, with its charge key), the call runs outside any transaction, and
- * its outcome is recorded afterwards, in one transaction with the event that announces it. Every call carries the
+ * its outcome is recorded afterwards, in one statement with the event that announces it. Every call carries the
  * payment's own key, so a call made again, by any instance after any crash, can only find the first charge.
  *
  * <ul>
@@ -57,21 +54,16 @@ class PaymentWork {
 
     private final PaymentRepository payments;
     private final ProviderClient provider;
-    private final OutboxWriter outbox;
-    private final TransactionalOperator transaction;
     private final CrashPoints crashPoints;
     private final WorkerWakeUps wakeUps;
     private final Backoff backoff;
     private final int maxAttempts;
     private final Counter refundConflicts;
 
-    PaymentWork(PaymentRepository payments, ProviderClient provider, OutboxWriter outbox,
-            TransactionalOperator transaction, CrashPoints crashPoints, WorkerWakeUps wakeUps,
+    PaymentWork(PaymentRepository payments, ProviderClient provider, CrashPoints crashPoints, WorkerWakeUps wakeUps,
             PaymentProperties properties, MeterRegistry meters) {
         this.payments = payments;
         this.provider = provider;
-        this.outbox = outbox;
-        this.transaction = transaction;
         this.crashPoints = crashPoints;
         this.wakeUps = wakeUps;
         this.backoff = properties.worker().backoff();
@@ -130,7 +122,7 @@ class PaymentWork {
                         charged.amountCents(), orderId, payment.chargeKey(), payment.amountCents());
             }
             return move(payment, Transition.CHARGED, charged.chargeId(), null, null,
-                    moved -> new PaymentSucceeded(UUID.randomUUID(), orderId, moved.amountCents(), charged.chargeId(),
+                    new PaymentSucceeded(UUID.randomUUID(), orderId, payment.amountCents(), charged.chargeId(),
                             Instant.now()))
                     .doOnNext(moved -> {
                         if (moved.cancelRequested()) {
@@ -142,7 +134,7 @@ class PaymentWork {
         }
         if (outcome instanceof ChargeOutcome.Declined) {
             return move(payment, Transition.DECLINED, null, null, DECLINED,
-                    moved -> new PaymentFailed(UUID.randomUUID(), orderId, DECLINED, Instant.now())).then();
+                    new PaymentFailed(UUID.randomUUID(), orderId, DECLINED, Instant.now())).then();
         }
         return unresolved(payment, outcome);
     }
@@ -151,7 +143,7 @@ class PaymentWork {
         log.warn("Gave up the payment of order {} after {} attempts: the provider never charged under key {}",
                 payment.orderId(), payment.attempts(), payment.chargeKey());
         return move(payment, Transition.NEVER_CHARGED, null, null, PROVIDER_UNAVAILABLE,
-                moved -> new PaymentFailed(UUID.randomUUID(), payment.orderId(), PROVIDER_UNAVAILABLE, Instant.now()))
+                new PaymentFailed(UUID.randomUUID(), payment.orderId(), PROVIDER_UNAVAILABLE, Instant.now()))
                 .then();
     }
 
@@ -160,8 +152,8 @@ class PaymentWork {
         return provider.refund(payment.chargeId(), key).flatMap(outcome -> {
             if (outcome instanceof RefundOutcome.Refunded refunded) {
                 return move(payment, Transition.REFUND, null, refunded.refundId(), null,
-                        moved -> new PaymentRefunded(UUID.randomUUID(), payment.orderId(), moved.amountCents(),
-                                moved.chargeId(), refunded.refundId(), Instant.now()))
+                        new PaymentRefunded(UUID.randomUUID(), payment.orderId(), payment.amountCents(),
+                                payment.chargeId(), refunded.refundId(), Instant.now()))
                         .then();
             }
             if (outcome instanceof RefundOutcome.RefundedElsewhere elsewhere) {
@@ -191,14 +183,13 @@ class PaymentWork {
     }
 
     /**
-     * Records a transition and the event that announces it in one transaction. Emits the moved payment, or nothing
-     * when the payment had moved already (another instance recorded the same outcome first): then no event either.
+     * Records a transition and the event that announces it in one statement ({@link PaymentRepository#moveAndAnnounce}):
+     * both commit, or neither. Emits the moved payment, or nothing when the payment had moved already (another
+     * instance recorded the same outcome first): then no event either.
      */
     private Mono<Payment> move(Payment payment, Transition transition, String chargeId, String refundId,
-            String failureReason, Function<Payment, DomainEvent> announcement) {
-        Mono<Payment> work = payments.move(payment.orderId(), transition, chargeId, refundId, failureReason)
-                .flatMap(moved -> outbox.append(announcement.apply(moved)).thenReturn(moved));
-        return transaction.transactional(work)
+            String failureReason, DomainEvent announcement) {
+        return payments.moveAndAnnounce(payment.orderId(), transition, chargeId, refundId, failureReason, announcement)
                 .doOnNext(moved -> log.info("Payment of order {}: {} -> {}", moved.orderId(), transition.from(),
                         transition.to()))
                 .switchIfEmpty(Mono.fromRunnable(() -> log.debug("Payment of order {} was no longer {}: {} not "

@@ -9,6 +9,9 @@ import java.util.Optional;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.example.events.DomainEvent;
+import com.example.messaging.outbox.OutboundEvent;
+import com.example.messaging.outbox.OutboxWriter;
 import com.example.payment.Payment;
 import com.example.payment.PaymentStateMachine.Transition;
 import com.example.payment.PaymentStatus;
@@ -52,10 +55,25 @@ public class PaymentRepository {
                 p.refund_id, p.cancel_requested, p.failure_reason, p.attempts, p.next_attempt_at, p.created_at,
                 p.updated_at, due.status as claimed_in""";
 
-    private final DatabaseClient db;
+    /** One {@link Transition}, guarded by its {@code from} status (see {@link #move}). */
+    private static final String MOVE = """
+            update payments
+            set status = :to,
+                charge_id = coalesce(:chargeId, charge_id),
+                refund_id = coalesce(:refundId, refund_id),
+                failure_reason = coalesce(:failureReason, failure_reason),
+                attempts = 0,
+                next_attempt_at = now(),
+                updated_at = now()
+            where order_id = :orderId and status = :from
+            returning\s""" + COLUMNS;
 
-    PaymentRepository(DatabaseClient db) {
+    private final DatabaseClient db;
+    private final OutboxWriter outbox;
+
+    PaymentRepository(DatabaseClient db, OutboxWriter outbox) {
         this.db = db;
+        this.outbox = outbox;
     }
 
     /** A payment the worker claimed, with the status it was claimed in (which says what work it has left). */
@@ -117,24 +135,33 @@ public class PaymentRepository {
      */
     public Mono<Payment> move(long orderId, Transition transition, String chargeId, String refundId,
             String failureReason) {
-        DatabaseClient.GenericExecuteSpec update = db.sql("""
-                update payments
-                set status = :to,
-                    charge_id = coalesce(:chargeId, charge_id),
-                    refund_id = coalesce(:refundId, refund_id),
-                    failure_reason = coalesce(:failureReason, failure_reason),
-                    attempts = 0,
-                    next_attempt_at = now(),
-                    updated_at = now()
-                where order_id = :orderId and status = :from
-                returning\s""" + COLUMNS)
+        return bindMove(db.sql(MOVE), orderId, transition, chargeId, refundId, failureReason)
+                .map(PaymentRepository::payment).one();
+    }
+
+    /**
+     * {@link #move}, and the event that announces it appended to the outbox, in one statement: run outside a
+     * transaction, both commit in one round trip, or neither. When the payment had moved already (someone else
+     * recorded the same outcome first), nothing is written, the event neither, and nothing is emitted. The event's
+     * {@code order_id} is the moved payment's.
+     */
+    public Mono<Payment> moveAndAnnounce(long orderId, Transition transition, String chargeId, String refundId,
+            String failureReason, DomainEvent announcement) {
+        DatabaseClient.GenericExecuteSpec statement = outbox.appendWith("moved as (" + MOVE + ")", "moved", "order_id",
+                "order_id", OutboundEvent.of(announcement));
+        return bindMove(statement, orderId, transition, chargeId, refundId, failureReason)
+                .map(PaymentRepository::payment).one();
+    }
+
+    private static DatabaseClient.GenericExecuteSpec bindMove(DatabaseClient.GenericExecuteSpec statement,
+            long orderId, Transition transition, String chargeId, String refundId, String failureReason) {
+        DatabaseClient.GenericExecuteSpec update = statement
                 .bind("orderId", orderId)
                 .bind("from", transition.from().name())
                 .bind("to", transition.to().name());
         update = bindNullable(update, "chargeId", chargeId);
         update = bindNullable(update, "refundId", refundId);
-        update = bindNullable(update, "failureReason", failureReason);
-        return update.map(PaymentRepository::payment).one();
+        return bindNullable(update, "failureReason", failureReason);
     }
 
     /**
