@@ -27,7 +27,10 @@ token() { # dir subject scope
   [[ -r $dir/private.pem ]] || die "$dir/private.pem is missing: ./stack up (or docker/compose-env.sh) creates it"
   now=$(date +%s)
   header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-  claims=$(printf '{"sub":"%s","scope":"%s","iss":"stack","iat":%d,"exp":%d}' "$subject" "$scope" "$now" \
+  # iss is a URL, as an OpenID provider's is: Spring Security reads it as a URL first, and a plain name there costs
+  # the service an exception on every request. .invalid never resolves; nothing fetches it (the key is a file).
+  claims=$(printf '{"sub":"%s","scope":"%s","iss":"https://dev-issuer.invalid","iat":%d,"exp":%d}' "$subject" \
+    "$scope" "$now" \
     $((now + 3600)) | b64url)
   signature=$(printf '%s.%s' "$header" "$claims" | openssl dgst -sha256 -sign "$dir/private.pem" -binary | b64url)
   printf '%s.%s.%s\n' "$header" "$claims" "$signature"

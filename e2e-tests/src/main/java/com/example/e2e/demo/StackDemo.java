@@ -377,7 +377,7 @@ public final class StackDemo {
         String token(String subject, String scope) {
             long now = System.currentTimeMillis() / 1000;
             String header = encode("{\"alg\":\"RS256\",\"typ\":\"JWT\"}");
-            String claims = encode("{\"sub\":\"" + subject + "\",\"scope\":\"" + scope + "\",\"iss\":\"stack\","
+            String claims = encode("{\"sub\":\"" + subject + "\",\"scope\":\"" + scope + "\",\"iss\":\"https://dev-issuer.invalid\","
                     + "\"iat\":" + now + ",\"exp\":" + (now + 3600) + "}");
             try {
                 Signature signature = Signature.getInstance("SHA256withRSA");

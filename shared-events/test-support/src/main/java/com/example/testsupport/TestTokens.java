@@ -36,6 +36,12 @@ public final class TestTokens {
 
     private static final Duration LIFETIME = Duration.ofHours(1);
     private static final KeyPair ISSUER = generate();
+
+    /**
+     * The tokens' {@code iss}: a URL, as an OpenID provider's is (Spring Security reads the claim as a URL first; a
+     * plain name would cost the services an exception per request). {@code .invalid} never resolves, nothing fetches it.
+     */
+    private static final String ISSUER_URL = "https://test-issuer.invalid";
     private static final KeyPair STRANGER = generate();
     private static final Path PUBLIC_KEY = write(ISSUER);
 
@@ -84,7 +90,7 @@ public final class TestTokens {
 
     private static String sign(KeyPair key, String subject, String scopes, Instant expiry) {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject).claim("scope", scopes)
-                .issuer("test-issuer").jwtID(UUID.randomUUID().toString()).issueTime(new Date());
+                .issuer(ISSUER_URL).jwtID(UUID.randomUUID().toString()).issueTime(new Date());
         if (expiry != null) {
             claims.expirationTime(Date.from(expiry));
         }
