@@ -1,5 +1,6 @@
 package com.example.order.messaging;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -39,8 +40,13 @@ class ReplyHandlers {
         return EventHandler.of(PaymentEvent.class, saga::apply);
     }
 
-    /** A batch of replies, whatever their producers, locks and reads all its orders first, in one statement. */
+    /**
+     * A batch of replies, whatever their producers, locks and reads all its orders first, in one statement. Without
+     * it ({@code orders.replies.read-ahead=false}, a switch for measuring what it saves) each reply locks and reads
+     * its own order, one statement more per reply.
+     */
     @Bean
+    @ConditionalOnBooleanProperty(name = "orders.replies.read-ahead", matchIfMissing = true)
     LockAhead lockOrders(OrderSaga saga) {
         return saga::lockAhead;
     }
