@@ -48,6 +48,28 @@ final class Levers {
                             + "MDC) around every operator on every thread, where now it does so only in the handle and tap "
                             + "operators a request logs from",
                     Map.of("spring.reactor.context-propagation", "auto"), List.of()),
+            new Lever("inbox-decoding=spring",
+                    "Spring Cloud Function converts each delivery for the inbox, as before the sixteenth round "
+                            + "(use-native-decoding=false): it tries to read the JSON into the inbox's byte[] with "
+                            + "Jackson, fails with an exception, and then hands the bytes over as they came",
+                    Map.of("spring.cloud.stream.default.consumer.use-native-decoding", "false"), List.of()),
+            new Lever("order-read-ahead=off",
+                    "order-service without the lock-ahead of the fourteenth round (orders.replies.read-ahead=false): "
+                            + "each reply of a batch locks and reads its own order, one statement more per reply, where "
+                            + "now a batch locks and reads all its orders in one",
+                    Map.of("orders.replies.read-ahead", "false"), List.of()),
+            new Lever("netty-leak-detection=simple",
+                    "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
+                            + "records its stack, so that a buffer never released can be reported",
+                    Map.of("spring.netty.leak-detection", "simple"), List.of()),
+            new Lever("order-logs=off",
+                    "no INFO line per order: order-service's line when an order is created and when it ends, "
+                            + "payment-service's per payment transition (considered, not adopted: the lines an operator "
+                            + "follows an order by; measured to know what they cost)",
+                    Map.of("logging.level.com.example.order.OrderService", "WARN",
+                            "logging.level.com.example.order.OrderSaga", "WARN",
+                            "logging.level.com.example.payment.PaymentWork", "WARN"),
+                    List.of()),
             new Lever("pool-validation=every-use",
                     "the pool's check before every use of a connection, as before issue 15 (one round trip, one "
                             + "PostgreSQL transaction per use), where now only a connection that rested longer than "
