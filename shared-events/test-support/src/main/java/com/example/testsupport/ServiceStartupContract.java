@@ -94,6 +94,13 @@ public abstract class ServiceStartupContract {
                 .doesNotContain(Long.toString(service.database().statementTimeout().toMillis()));
     }
 
+    /** One plan per statement and session, also for statements with an array parameter (ServiceProperties). */
+    @Test
+    void theServiceSessionsPlanEachStatementOnce() {
+        assertThat(text("plan_cache_mode")).isEqualTo("force_generic_plan")
+                .isEqualTo(service.database().planCacheMode());
+    }
+
     @Test
     void healthIsUpWithDatabaseAndBroker() {
         // The first scrape registers the meters of a busy machine's whole run so far: more than the default 5 s is fine.
@@ -148,8 +155,12 @@ public abstract class ServiceStartupContract {
 
     /** The setting in milliseconds, as the service's pooled sessions see it. */
     private long setting(String name) {
-        return Long.parseLong(db.sql("select setting from pg_settings where name = :name").bind("name", name)
-                .map(row -> row.get("setting", String.class)).one().block());
+        return Long.parseLong(text(name));
+    }
+
+    private String text(String name) {
+        return db.sql("select setting from pg_settings where name = :name").bind("name", name)
+                .map(row -> row.get("setting", String.class)).one().block();
     }
 
     private List<String> query(String sql) throws SQLException {

@@ -78,8 +78,11 @@ final class OutboxStore {
         if (ids.isEmpty()) {
             return Mono.just(0L);
         }
-        // clock_timestamp(), not now(): now() is when the claiming transaction began, before the publish.
-        return db.sql("update outbox_events set sent_at = clock_timestamp() where id = any(:ids) and sent_at is null")
+        // clock_timestamp(), not now(): now() is when the claiming transaction began, before the publish. The rows are
+        // locked by the claim and unsent; coalesce keeps a first sent_at all the same. Not "and sent_at is null" in
+        // the where clause: with one generic plan per statement (plan_cache_mode) PostgreSQL would then intersect the
+        // primary key with the whole index of unsent rows instead of looking the ids up.
+        return db.sql("update outbox_events set sent_at = coalesce(sent_at, clock_timestamp()) where id = any(:ids)")
                 .bind("ids", ids.toArray(UUID[]::new))
                 .fetch()
                 .rowsUpdated();

@@ -74,6 +74,13 @@ public class ServiceAutoConfiguration {
          * waits too long is cancelled by PostgreSQL itself, with its locks, instead of holding a connection until the
          * caller gives up. Flyway connects over JDBC with sessions of its own and keeps the server's defaults, because
          * a migration may legitimately take long.
+         *
+         * <p>And with {@code plan_cache_mode}: the driver prepares each statement once per connection, and under
+         * PostgreSQL's {@code auto} mode a statement whose parameter is an array ({@code where id = any($1)}: the
+         * relay's mark, a batch's read-ahead, the stock of an order's skus) is planned again on every call, because
+         * a plan for an array of unknown length looks dearer than one for the array at hand. Every statement of these
+         * services finds its rows by key, so one generic plan per statement and session is the plan they need
+         * (docs/performance/levers.md, seventeenth round).
          */
         @Bean
         ConnectionFactoryOptionsBuilderCustomizer databaseSessionTimeouts(ServiceProperties properties) {
@@ -81,7 +88,8 @@ public class ServiceAutoConfiguration {
             return options -> options.option(ConnectionFactoryOptions.STATEMENT_TIMEOUT, database.statementTimeout())
                     .option(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT, database.lockTimeout())
                     .option(PostgresqlConnectionFactoryProvider.OPTIONS, Map.of("idle_in_transaction_session_timeout",
-                            Long.toString(database.idleInTransactionTimeout().toMillis())));
+                            Long.toString(database.idleInTransactionTimeout().toMillis()),
+                            "plan_cache_mode", database.planCacheMode()));
         }
 
         /**

@@ -1,6 +1,7 @@
 package com.example.service.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -32,12 +33,20 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
      * @param revalidateAfter  a pooled connection is checked with a round trip before it is handed out when it rested
      *                         in the pool this long, or when its last use took this long; 0 checks it on every use
      * @param validationTimeout how long that check may take before the connection is dropped as dead
+     * @param planCacheMode    how PostgreSQL plans the service's prepared statements ({@code plan_cache_mode}):
+     *                         {@code force_generic_plan} (the default) plans each statement once per session;
+     *                         {@code auto} is PostgreSQL's own default, which plans a statement with an array
+     *                         parameter ({@code id = any($1)}) again on every call
      */
     public record Database(@DefaultValue("localhost") String host, @DefaultValue("5432") int port, String name,
             @DefaultValue("true") boolean createIfMissing, @DefaultValue("10s") Duration statementTimeout,
             @DefaultValue("5s") Duration lockTimeout, @DefaultValue("60s") Duration idleInTransactionTimeout,
             @DefaultValue("500ms") Duration revalidateAfter,
-            @DefaultValue("2s") Duration validationTimeout) {
+            @DefaultValue("2s") Duration validationTimeout,
+            @DefaultValue("force_generic_plan") String planCacheMode) {
+
+        /** The values PostgreSQL accepts for {@code plan_cache_mode}. */
+        public static final List<String> PLAN_CACHE_MODES = List.of("auto", "force_generic_plan", "force_custom_plan");
 
         public Database {
             if (port < 1 || port > 65535) {
@@ -53,6 +62,10 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
                 throw new IllegalArgumentException("service.database.revalidate-after must not be negative");
             }
             requireMilliseconds(validationTimeout, "service.database.validation-timeout");
+            if (!PLAN_CACHE_MODES.contains(planCacheMode)) {
+                throw new IllegalArgumentException("service.database.plan-cache-mode must be one of "
+                        + PLAN_CACHE_MODES + ", was " + planCacheMode);
+            }
             // PostgreSQL would accept it, but the statement timeout would always cut a longer lock wait first.
             if (lockTimeout.compareTo(statementTimeout) > 0) {
                 throw new IllegalArgumentException("service.database.lock-timeout (" + lockTimeout

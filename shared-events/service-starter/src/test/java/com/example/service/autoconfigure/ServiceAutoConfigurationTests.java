@@ -20,6 +20,7 @@ import com.example.service.database.RestedConnectionValidation;
 import com.example.service.faults.CrashPoint;
 import com.example.service.faults.CrashPoints;
 
+import io.r2dbc.postgresql.PostgresqlConnectionFactoryProvider;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 
 /** Each condition of the service starter's auto-configuration, on and off, the way Spring Boot tests its own. */
@@ -101,6 +102,25 @@ class ServiceAutoConfigurationTests {
                             assertThat(options.getValue(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT))
                                     .isEqualTo(Duration.ofMillis(750));
                         }));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyR2dbcSessionPlansEachStatementOnceUnlessToldOtherwise() {
+        runner.run(context -> assertThat((Map<String, String>) sessionOptions(
+                context.getBean(ConnectionFactoryOptionsBuilderCustomizer.class))
+                .getValue(PostgresqlConnectionFactoryProvider.OPTIONS))
+                .containsEntry("plan_cache_mode", "force_generic_plan")
+                .containsEntry("idle_in_transaction_session_timeout", "60000"));
+        runner.withPropertyValues("service.database.plan-cache-mode=auto")
+                .run(context -> assertThat((Map<String, String>) sessionOptions(
+                        context.getBean(ConnectionFactoryOptionsBuilderCustomizer.class))
+                        .getValue(PostgresqlConnectionFactoryProvider.OPTIONS))
+                        .containsEntry("plan_cache_mode", "auto"));
+        runner.withPropertyValues("service.database.plan-cache-mode=generic")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("service.database.plan-cache-mode must be one of [auto, "
+                                + "force_generic_plan, force_custom_plan], was generic"));
     }
 
     @Test
