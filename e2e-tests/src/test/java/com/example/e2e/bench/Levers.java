@@ -70,6 +70,11 @@ final class Levers {
                             "logging.level.com.example.order.OrderSaga", "WARN",
                             "logging.level.com.example.payment.PaymentWork", "WARN"),
                     List.of()),
+            new Lever("plan-cache=auto",
+                    "PostgreSQL's own plan_cache_mode, as before the seventeenth round: a statement with an array "
+                            + "parameter (the relay's mark, the stock of an order's skus, a batch's read-ahead) is "
+                            + "planned on every call instead of once per session",
+                    Map.of("service.database.plan-cache-mode", "auto"), List.of()),
             new Lever("pool-validation=every-use",
                     "the pool's check before every use of a connection, as before issue 15 (one round trip, one "
                             + "PostgreSQL transaction per use), where now only a connection that rested longer than "
