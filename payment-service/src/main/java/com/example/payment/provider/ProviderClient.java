@@ -4,6 +4,8 @@ import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -57,6 +59,7 @@ public class ProviderClient implements DisposableBean {
     private final Duration attemptTimeout;
     private final Retry quickRetries;
     private final MeterRegistry meters;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     ProviderClient(PaymentProperties properties, MeterRegistry meters) {
         PaymentProperties.Provider provider = properties.provider();
@@ -179,11 +182,13 @@ public class ProviderClient implements DisposableBean {
     }
 
     private void count(String operation, Object outcome) {
-        Counter.builder(REQUESTS)
-                .description("Calls to the payment provider, by operation and outcome (after quick retries)")
-                .tag("operation", operation)
-                .tag("outcome", outcome.getClass().getSimpleName().toLowerCase(Locale.ROOT))
-                .register(meters)
+        String kind = outcome.getClass().getSimpleName().toLowerCase(Locale.ROOT);
+        // Once per call: the counter is looked up once per (operation, outcome), not built and registered per call.
+        counters.computeIfAbsent(operation + '/' + kind, key -> Counter.builder(REQUESTS)
+                        .description("Calls to the payment provider, by operation and outcome (after quick retries)")
+                        .tag("operation", operation)
+                        .tag("outcome", kind)
+                        .register(meters))
                 .increment();
     }
 
