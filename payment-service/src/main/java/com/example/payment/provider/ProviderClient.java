@@ -4,8 +4,6 @@ import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -26,6 +24,7 @@ import com.example.payment.PaymentProperties;
 import com.example.service.failure.Failures;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelOption;
 import reactor.core.publisher.Mono;
@@ -58,8 +57,7 @@ public class ProviderClient implements DisposableBean {
     private final WebClient client;
     private final Duration attemptTimeout;
     private final Retry quickRetries;
-    private final MeterRegistry meters;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Meter.MeterProvider<Counter> requests;
 
     ProviderClient(PaymentProperties properties, MeterRegistry meters) {
         PaymentProperties.Provider provider = properties.provider();
@@ -88,7 +86,9 @@ public class ProviderClient implements DisposableBean {
                 .maxBackoff(provider.retryMaxBackoff())
                 .filter(ProviderClient::worthRetryingAtOnce)
                 .onRetryExhaustedThrow((spec, signal) -> signal.failure());
-        this.meters = meters;
+        this.requests = Counter.builder(REQUESTS)
+                .description("Calls to the payment provider, by operation and outcome (after quick retries)")
+                .withRegistry(meters);
     }
 
     /** Closes the connections to the provider when the application stops. */
@@ -183,13 +183,7 @@ public class ProviderClient implements DisposableBean {
 
     private void count(String operation, Object outcome) {
         String kind = outcome.getClass().getSimpleName().toLowerCase(Locale.ROOT);
-        // Once per call: the counter is looked up once per (operation, outcome), not built and registered per call.
-        counters.computeIfAbsent(operation + '/' + kind, key -> Counter.builder(REQUESTS)
-                        .description("Calls to the payment provider, by operation and outcome (after quick retries)")
-                        .tag("operation", operation)
-                        .tag("outcome", kind)
-                        .register(meters))
-                .increment();
+        requests.withTags("operation", operation, "outcome", kind).increment();
     }
 
     @FunctionalInterface

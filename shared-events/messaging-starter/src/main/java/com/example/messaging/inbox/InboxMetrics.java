@@ -1,21 +1,35 @@
 package com.example.messaging.inbox;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** Counters of what the inbox did with each message, tagged by event type. */
+/**
+ * Counters of what the inbox did with each message, tagged by event type. Each is described once and looked up in the
+ * registry by its tags when counted (Micrometer's {@link Meter.MeterProvider}), not built again per message.
+ */
 final class InboxMetrics {
 
-    private final MeterRegistry registry;
-    private final Map<String, Counter> processed = new ConcurrentHashMap<>();
+    private final Meter.MeterProvider<Counter> processed;
+    private final Meter.MeterProvider<Counter> duplicates;
+    private final Meter.MeterProvider<Counter> poison;
+    private final Meter.MeterProvider<Counter> retries;
     private final DistributionSummary batches;
 
     InboxMetrics(MeterRegistry registry) {
-        this.registry = registry;
+        this.processed = Counter.builder("events.processed")
+                .description("Events acknowledged by the inbox, by outcome: applied, duplicate or ignored")
+                .withRegistry(registry);
+        this.duplicates = Counter.builder("events.duplicates")
+                .description("Events delivered again after they had been applied, acknowledged without effect")
+                .withRegistry(registry);
+        this.poison = Counter.builder("events.poison")
+                .description("Messages sent to the dead-letter queue because they can never be applied")
+                .withRegistry(registry);
+        this.retries = Counter.builder("events.retries")
+                .description("Inbox transactions retried after a transient (infrastructure) failure")
+                .withRegistry(registry);
         this.batches = DistributionSummary.builder("events.batch.size")
                 .description("Deliveries per batch the inbox received (batch consumption only)")
                 .register(registry);
@@ -31,11 +45,7 @@ final class InboxMetrics {
 
     void duplicate(String eventType) {
         processed(eventType, "duplicate");
-        Counter.builder("events.duplicates")
-                .description("Events delivered again after they had been applied, acknowledged without effect")
-                .tag("event_type", eventType)
-                .register(registry)
-                .increment();
+        duplicates.withTag("event_type", eventType).increment();
     }
 
     void ignored(String eventType) {
@@ -43,28 +53,14 @@ final class InboxMetrics {
     }
 
     void poison(String eventType) {
-        Counter.builder("events.poison")
-                .description("Messages sent to the dead-letter queue because they can never be applied")
-                .tag("event_type", eventType)
-                .register(registry)
-                .increment();
+        poison.withTag("event_type", eventType).increment();
     }
 
     void retried(String eventType) {
-        Counter.builder("events.retries")
-                .description("Inbox transactions retried after a transient (infrastructure) failure")
-                .tag("event_type", eventType)
-                .register(registry)
-                .increment();
+        retries.withTag("event_type", eventType).increment();
     }
 
     private void processed(String eventType, String outcome) {
-        // Once per event: the counter is looked up once per (type, outcome), not built and registered per call.
-        processed.computeIfAbsent(eventType + '/' + outcome, key -> Counter.builder("events.processed")
-                        .description("Events acknowledged by the inbox, by outcome: applied, duplicate or ignored")
-                        .tag("event_type", eventType)
-                        .tag("outcome", outcome)
-                        .register(registry))
-                .increment();
+        processed.withTags("event_type", eventType, "outcome", outcome).increment();
     }
 }
