@@ -147,6 +147,29 @@ public final class BenchReport {
                 .append("| broker messages per order | published | delivered | acknowledged |\n|---|---:|---:|---:|\n")
                 .append("| | ").append(decimal(messages.published())).append(" | ").append(decimal(messages.delivered()))
                 .append(" | ").append(decimal(messages.acknowledged())).append(" |\n\n");
+        statements(md, cost);
+    }
+
+    private static void statements(StringBuilder md, BenchResult.Cost cost) {
+        BenchResult.Statements statements = cost.statements();
+        double postgres = cost.cpuMillisPerOrder().getOrDefault(CostPhase.POSTGRESQL, 0.0);
+        md.append(format("The services' statements inside PostgreSQL (pg_stat_statements, over the same orders): %s "
+                + "per order, %s ms executing and %s ms planning them, by PostgreSQL's clock (their CPU and whatever "
+                + "they waited for), against the %s ms of CPU PostgreSQL used per order: the rest is its work per round "
+                + "trip and per transaction (the protocol, `BEGIN` and `COMMIT`, the rows sent back), outside any "
+                + "statement. Those that took the most:\n\n", decimal(statements.callsPerOrder()),
+                ms(statements.executionMillisPerOrder()), ms(statements.planningMillisPerOrder()), ms(postgres)))
+                .append("| database | statement | calls per order | execution ms per order | planning ms per order "
+                        + "| rows per order |\n|---|---|---:|---:|---:|---:|\n");
+        for (BenchResult.Statement statement : statements.top()) {
+            md.append("| ").append(cell(statement.database())).append(" | `")
+                    .append(cell(statement.query().replace('`', '\''))).append("` | ")
+                    .append(decimal(statement.callsPerOrder())).append(" | ")
+                    .append(ms(statement.executionMillisPerOrder())).append(" | ")
+                    .append(ms(statement.planningMillisPerOrder())).append(" | ")
+                    .append(decimal(statement.rowsPerOrder())).append(" |\n");
+        }
+        md.append('\n');
     }
 
     private static void throughput(StringBuilder md, BenchResult result) {
@@ -227,9 +250,10 @@ public final class BenchReport {
                         runs.warmupSeconds(), baseline.placingSeconds(), runs.endToEndRate()))
                 .append("| run | system CPU | of which JIT compilation");
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
-        md.append(" | tx per order | messages published / delivered per order | orders/s | resident MiB "
+        md.append(" | tx per order | PostgreSQL statements: executing / planning ms per order "
+                + "| messages published / delivered per order | orders/s | resident MiB "
                 + "| 201 → final p50 / p99 (ms) |\n|---");
-        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 7)).append("|\n");
+        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 8)).append("|\n");
         leverRow(md, "baseline", baseline, runs.baselineEndToEnd(), baseline, runs.baselineEndToEnd());
         runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), lever.endToEnd(),
                 baseline, runs.baselineEndToEnd()));
@@ -251,6 +275,8 @@ public final class BenchReport {
                 .append(" | ").append(ms(cost.systemJitCpuMillisPerOrder()));
         cost.cpuMillisPerOrder().values().forEach(millis -> md.append(" | ").append(ms(millis)));
         md.append(" | ").append(decimal(cost.transactionsPerOrderInAll()))
+                .append(" | ").append(ms(cost.statements().executionMillisPerOrder())).append(" / ")
+                .append(ms(cost.statements().planningMillisPerOrder()))
                 .append(" | ").append(decimal(cost.messagesPerOrder().published())).append(" / ")
                 .append(decimal(cost.messagesPerOrder().delivered()))
                 .append(" | ").append(decimal(cost.capacityPerSecond()))

@@ -107,6 +107,12 @@ class BenchReportTests {
                 .contains("| orders | 7.00 |")
                 .contains("| all | 19.0 |")
                 .contains("| | 4.00 | 6.00 | 6.00 |")
+                .contains("(pg_stat_statements, over the same orders): 24.0 per order, 7.00 ms executing and 0.05 ms "
+                        + "planning them, by PostgreSQL's clock (their CPU and whatever they waited for), against the "
+                        + "21.0 ms of CPU PostgreSQL used per order")
+                .containsSubsequence("| orders | `insert into orders (user_id, idempotency_key) values ($1, $2) "
+                        + "returning id` | 1.00 | 0.40 | 0.01 | 1.00 |", "| inventory | `update stock set reserved = "
+                        + "reserved + $1 where sku_id = any($2) \\| 'x'` | 2.00 | 0.30 | 0.00 | 2.00 |")
                 .contains("| Database ceiling | 2468 tx/s | — |")
                 .contains("| Order API | 1135 orders/s | 46% |")
                 .contains("| Broker ceiling | 9000 msg/s | — |")
@@ -124,13 +130,14 @@ class BenchReportTests {
                 .contains("| coupon-service | 0.20% | 187.5 |")
                 .contains("| PostgreSQL | 0.10% | — |")
                 .contains("| run | system CPU | of which JIT compilation | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
-                        + "| RabbitMQ | tx per order | messages published / delivered per order | orders/s | resident MiB "
+                        + "| RabbitMQ | tx per order | PostgreSQL statements: executing / planning ms per order "
+                        + "| messages published / delivered per order | orders/s | resident MiB "
                         + "| 201 → final p50 / p99 (ms) |")
                 .contains("every run at the same 12 orders/s (60% of the baseline's capacity)")
-                .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 4.00 / 6.00 | 16.0 | 300 "
+                .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 7.00 / 0.05 | 4.00 / 6.00 | 16.0 | 300 "
                         + "| 150.0 / 600.0 |")
                 .contains("| `context-propagation=limited` | 90.0 (−10%) | 3.60 | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
-                        + "| 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 120.0 (−20%) / 450.0 (−25%) |")
+                        + "| 6.67 / 0.05 | 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 120.0 (−20%) / 450.0 (−25%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
                 .contains("![CPU per order by process](bench-cost.png)")
@@ -317,7 +324,11 @@ class BenchReportTests {
                         "risk-service", 0.0, "PostgreSQL", 0.0, "RabbitMQ", 0.0),
                 4.5, 1.25, ordered("orders", 7.0, "inventory", 4.0, "coupons", 4.0, "risk", 4.0),
                 new BenchResult.Messages(4, 6, 6), ordered("order-service", orderServiceMib * MIB,
-                        "inventory-service", 200 * MIB, "coupon-service", 200 * MIB, "risk-service", 200 * MIB));
+                        "inventory-service", 200 * MIB, "coupon-service", 200 * MIB, "risk-service", 200 * MIB),
+                new BenchResult.Statements(24, postgres / 3, 0.05, List.of(new BenchResult.Statement("orders",
+                        "insert into orders (user_id, idempotency_key) values ($1, $2) returning id", 1, 0.4, 0.01, 1),
+                        new BenchResult.Statement("inventory", "update stock set reserved = reserved + $1 where "
+                                + "sku_id = any($2) | `x`", 2, 0.3, 0, 2))));
     }
 
     /** A map in the order given, as the benchmark builds them. */

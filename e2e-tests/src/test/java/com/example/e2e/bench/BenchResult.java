@@ -79,11 +79,13 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param transactionsPerOrder    committed and rolled back transactions, by service database
      * @param messagesPerOrder        what the broker counted
      * @param residentBytes           each service's resident set size (VmRSS) when the last order became final
+     * @param statements              what the services' statements took inside PostgreSQL over the same orders
      */
     public record Cost(int clients, double placingSeconds, long orders, int failed, long notFinal, double secondsToFinal,
             Map<String, Double> cpuMillisPerOrder, Map<String, Double> jitCpuMillisPerOrder,
             double loadGeneratorCpuMillisPerOrder, double providerCpuMillisPerOrder,
-            Map<String, Double> transactionsPerOrder, Messages messagesPerOrder, Map<String, Long> residentBytes) {
+            Map<String, Double> transactionsPerOrder, Messages messagesPerOrder, Map<String, Long> residentBytes,
+            Statements statements) {
 
         /** Orders per second the whole pipeline finished: placed and final. */
         public double capacityPerSecond() {
@@ -108,6 +110,28 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
         public long largestResidentBytes() {
             return residentBytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
         }
+    }
+
+    /**
+     * The services' statements inside PostgreSQL ({@code pg_stat_statements}), per order, over every service database.
+     *
+     * @param callsPerOrder           statements executed
+     * @param executionMillisPerOrder their execution, by PostgreSQL's clock (CPU and whatever they waited for)
+     * @param planningMillisPerOrder  their planning
+     * @param top                     the statements that took the most (execution and planning), most first
+     */
+    public record Statements(double callsPerOrder, double executionMillisPerOrder, double planningMillisPerOrder,
+            List<Statement> top) {
+    }
+
+    /**
+     * One statement, as {@code pg_stat_statements} normalises it (constants and parameters as {@code $n}), per order.
+     *
+     * @param database the service database it ran in
+     * @param query    its text on one line, cut short when long
+     */
+    public record Statement(String database, String query, double callsPerOrder, double executionMillisPerOrder,
+            double planningMillisPerOrder, double rowsPerOrder) {
     }
 
     /**

@@ -28,7 +28,8 @@ import com.example.e2e.topology.Service;
  * orders in a closed loop for a while; the phase ends when the last of those orders is final, so that the work of
  * every order counted is counted whole, however long the queues grew meanwhile. From the first request to that
  * moment: the CPU of each process of the system ({@link ProcessCpu}), and the database transactions and broker
- * messages, each read once their counters have caught up ({@link DatabaseTransactions}, {@link BrokerMessages}).
+ * messages, each read once their counters have caught up ({@link DatabaseTransactions}, {@link BrokerMessages}), and
+ * what the services' statements took inside PostgreSQL ({@link DatabaseStatements}).
  *
  * <p>The system should be quiet when the phase starts (every earlier order final): whatever the counters still
  * owe to earlier work would be counted as this phase's. The phase's own queries are not counted: it reads the
@@ -66,6 +67,7 @@ final class CostPhase {
             long before = Sql.count(orderDb, "select coalesce(max(id), 0) from orders");
             // What the counters still owe to earlier work (this connection's start included) is flushed by now.
             DatabaseTransactions.awaitCounted(Instant.now());
+            DatabaseStatements.reset(topology.database());
             List<ProcessCpu.Tracked> system = systemProcesses(topology);
             List<ProcessCpu.Tracked> tracked = new ArrayList<>(system);
             tracked.add(LOAD_GENERATOR);
@@ -91,6 +93,7 @@ final class CostPhase {
             }
             ProcessCpu.Snapshot cpuAfter = ProcessCpu.read(tracked);
             Map<String, Long> resident = residentBytes(topology);
+            DatabaseStatements.Counted statements = DatabaseStatements.read(topology.database());
 
             BrokerMessages.Counts messages = BrokerMessages.awaitCounted(topology.broker(), messagesBefore,
                     sentSince(topology, started));
@@ -120,7 +123,8 @@ final class CostPhase {
                     notFinal, Duration.between(started, lastFinal).toNanos() / 1e9, cpuPerOrder, jitPerOrder,
                     cpu.get(LOAD_GENERATOR.name()) / perOrder, cpu.get(provider.name()) / perOrder, transactionsPerOrder,
                     new BenchResult.Messages(messages.published() / perOrder, messages.delivered() / perOrder,
-                            messages.acknowledged() / perOrder), resident);
+                            messages.acknowledged() / perOrder), resident,
+                    statements.perOrder(perOrder));
             log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order ({} of it "
                     + "JIT compilation) {}", name, ordersPlaced, Math.round(cost.secondsToFinal()),
                     Math.round(cost.capacityPerSecond()), BenchReport.ms(cost.systemCpuMillisPerOrder()),

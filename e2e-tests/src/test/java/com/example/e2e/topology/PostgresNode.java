@@ -24,10 +24,13 @@ final class PostgresNode implements DatabaseNode {
     /**
      * @param durable for benchmarks: fsync on, as in production, rather than off (fault tests), and commit timestamps
      *                recorded, so that a benchmark can tell when a row's transaction committed
-     *                ({@code pg_xact_commit_timestamp(xmin)}), not only when it began
+     *                ({@code pg_xact_commit_timestamp(xmin)}), not only when it began; and {@code pg_stat_statements}
+     *                loaded with planning tracked, so that it can tell what each statement took
      */
     static PostgresNode start(Path logDir, Leftovers leftovers, boolean durable) {
-        ThrowawayPostgres server = durable ? ThrowawayPostgres.start(true, "track_commit_timestamp=on")
+        ThrowawayPostgres server = durable
+                ? ThrowawayPostgres.start(true, "track_commit_timestamp=on",
+                        "shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track_planning=on")
                 : ThrowawayPostgres.start(false);
         PostgresNode node = new PostgresNode(server, logDir.resolve("postgres.log"), leftovers);
         node.rememberPid();
