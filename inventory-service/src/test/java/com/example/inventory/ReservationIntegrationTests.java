@@ -65,6 +65,23 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
     }
 
     @Test
+    void anOrderSeenBeforeUnderAnotherEventIdReservesNothingMoreAndGetsTheSameAnswer() {
+        long a = stock(5, 1999);
+        long b = stock(5, 250);
+        OrderCreated order = order(a, b, b);
+        OrderCreated again = new OrderCreated(UUID.randomUUID(), order.orderId(), order.userId(), order.skuIds(), null,
+                Instant.now());
+
+        broker.publish(order);
+        assertThat(awaitReplies(order.orderId(), 1)).containsExactly("InventoryReserved");
+        broker.publish(again);
+
+        assertThat(awaitReplies(order.orderId(), 2)).containsExactly("InventoryReserved", "InventoryReserved");
+        assertThat(stockOf(a)).as("reserved once").containsExactly(4L, 1L);
+        assertThat(stockOf(b)).containsExactly(3L, 2L);
+    }
+
+    @Test
     void reservesNothingWhenOneSkuIsShort() {
         long a = stock(5);
         long b = stock(1);

@@ -35,27 +35,34 @@ public class StockRepository {
                 .all();
     }
 
-    /** Moves the units from available to reserved; the caller holds the row locks and checked the counts. */
+    /**
+     * Moves the units from available to reserved, every sku in one statement; the caller holds the row locks (so the
+     * order in which this statement updates the rows does not matter) and checked the counts.
+     */
     public Mono<Void> reserve(Units units) {
-        return move(units, """
-                update stock set available = available - :units, reserved = reserved + :units, updated_at = now()
-                where sku_id = :skuId""");
+        return db.sql("""
+                        update stock set available = available - line.units, reserved = reserved + line.units,
+                            updated_at = now()
+                        from unnest(:skuIds::bigint[], :units::int[]) as line (sku_id, units)
+                        where stock.sku_id = line.sku_id""")
+                .bind("skuIds", units.perSku().keySet().toArray(Long[]::new))
+                .bind("units", units.perSku().values().toArray(Integer[]::new))
+                .then();
     }
 
     /**
      * Moves the units from reserved back to available. Nothing here can fail for the numbers: the counts are
      * bigint with no upper check (V3), so a release after the available units were set to the API's bound still
-     * goes through, and reserved holds at least the units the caller's reservation put there.
+     * goes through, and reserved holds at least the units the caller's reservation put there. The caller holds no
+     * stock lock yet: one statement per sku, in ascending sku id order, takes them in the one order every
+     * transaction takes them in.
      */
     public Mono<Void> release(Units units) {
-        return move(units, """
-                update stock set available = available + :units, reserved = reserved - :units, updated_at = now()
-                where sku_id = :skuId""");
-    }
-
-    private Mono<Void> move(Units units, String sql) {
         return Flux.fromIterable(units.perSku().entrySet())
-                .concatMap((Map.Entry<Long, Integer> line) -> db.sql(sql)
+                .concatMap((Map.Entry<Long, Integer> line) -> db.sql("""
+                                update stock set available = available + :units, reserved = reserved - :units,
+                                    updated_at = now()
+                                where sku_id = :skuId""")
                         .bind("skuId", line.getKey())
                         .bind("units", line.getValue())
                         .fetch().rowsUpdated())
