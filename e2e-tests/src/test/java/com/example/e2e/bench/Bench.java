@@ -146,13 +146,14 @@ final class Bench {
      * two ends of a run. Nothing follows, so the services keep the last lever's settings until the topology closes.
      */
     BenchResult.LeverRuns levers() throws Exception {
-        LeverMeasure baseline = leverRun("baseline", Map.of(), List.of(), OptionalDouble.empty());
+        LeverMeasure baseline = leverRun(new Levers.Lever("baseline", "the normal settings", Map.of(), List.of()),
+                OptionalDouble.empty());
         OptionalDouble capacity = OptionalDouble.of(baseline.cost().capacityPerSecond());
         List<BenchResult.LeverRun> runs = new ArrayList<>();
         for (Levers.Lever lever : settings.levers()) {
-            LeverMeasure measured = leverRun(lever.name(), lever.properties(), lever.jvmOptions(), capacity);
+            LeverMeasure measured = leverRun(lever, capacity);
             runs.add(new BenchResult.LeverRun(lever.name(), lever.description(), lever.properties(), lever.jvmOptions(),
-                    measured.cost(), measured.endToEnd().createdToFinal()));
+                    lever.services(), measured.cost(), measured.endToEnd().createdToFinal()));
         }
         return new BenchResult.LeverRuns(settings.leverWarmup().toSeconds(), baseline.endToEnd().offeredPerSecond(),
                 baseline.cost(), baseline.endToEnd().createdToFinal(), runs);
@@ -179,10 +180,11 @@ final class Bench {
      * @param capacity the baseline's, once it ran: every run's orders then arrive at the same rate; empty for the
      *                 baseline itself, whose own capacity sets that rate
      */
-    private LeverMeasure leverRun(String name, Map<String, String> properties, List<String> jvmOptions,
-            OptionalDouble capacity) throws Exception {
-        log.info("[bench] lever {}: restarting the services with {} {}", name, properties, jvmOptions);
-        topology.overrideServices(properties, jvmOptions);
+    private LeverMeasure leverRun(Levers.Lever lever, OptionalDouble capacity) throws Exception {
+        String name = lever.name();
+        log.info("[bench] lever {}: restarting the services with {} {} ({})", name, lever.properties(),
+                lever.jvmOptions(), lever.services().isEmpty() ? "every service" : lever.services());
+        topology.overrideServices(lever::appliesTo, lever.properties(), lever.jvmOptions());
         restartServices();
         warmUp(settings.leverWarmup());
         log.info("[bench] lever {}: {} clients for {} s, counted until every order is final", name,

@@ -241,8 +241,9 @@ public final class BenchReport {
     private static void levers(StringBuilder md, BenchResult.LeverRuns runs) {
         BenchResult.Cost baseline = runs.baseline();
         md.append("## Levers\n\n")
-                .append(format("Each run restarts every service with the lever's settings, warms the system up for "
-                        + "at least %.0f s and until its JIT compilers are quiet, as before the first phase, then measures "
+                .append(format("Each run restarts every service, with the lever's settings where it has them, warms "
+                        + "the system up for at least %.0f s and until its JIT compilers are quiet, as before the first "
+                        + "phase, then measures "
                         + "as the cost phase does (%.0f s of orders, counted until all are final), then end to end as "
                         + "above, every run at the same %.0f orders/s (60%% of the baseline's capacity); the baseline is "
                         + "the same with the normal settings. CPU in ms per order; resident memory of the largest "
@@ -263,7 +264,8 @@ public final class BenchReport {
             lever.properties().forEach((property, value) -> changes.add("`" + property + "=" + value + "`"));
             lever.jvmOptions().forEach(option -> changes.add("JVM `" + option + "`"));
             md.append("- `").append(lever.name()).append("`: ").append(lever.description()).append(". Sets ")
-                    .append(String.join(", ", changes)).append(" on every service.\n");
+                    .append(String.join(", ", changes)).append(lever.services().isEmpty() ? " on every service"
+                            : " on " + String.join(" and ", lever.services()) + " alone").append(".\n");
         }
         md.append('\n');
     }

@@ -24,6 +24,8 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.example.e2e.topology.Service;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -140,6 +142,8 @@ class BenchReportTests {
                         + "| 6.67 / 0.05 | 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 120.0 (−20%) / 450.0 (−25%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
+                .contains("- `inventory-lanes=1`: One lane. Sets `messaging.inbox.batch.lanes=1` on inventory-service "
+                        + "alone.")
                 .contains("![CPU per order by process](bench-cost.png)")
                 .contains("![Throughput against the ceilings](bench-throughput.png)")
                 .contains("![Latency percentiles](bench-latency.png)");
@@ -216,6 +220,17 @@ class BenchReportTests {
                 .containsExactly("jit=c1");
         assertThatThrownBy(() -> Levers.select("jit=c1,faster"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no lever faster");
+    }
+
+    @Test
+    void aLeverForOneServiceLeavesTheOthersAsTheyAre() {
+        Levers.Lever lanes = Levers.select("inventory-lanes=1").get(0);
+
+        assertThat(lanes.appliesTo(Service.INVENTORY)).isTrue();
+        assertThat(lanes.appliesTo(Service.ORDER)).isFalse();
+        assertThat(Levers.select("jit=c1").get(0).appliesTo(Service.ORDER)).isTrue();
+        assertThatThrownBy(() -> new Levers.Lever("x", "y", Map.of(), List.of(), List.of("shipping-service")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no service shipping-service");
     }
 
     @Test
@@ -298,8 +313,11 @@ class BenchReportTests {
         BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, 12, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
                 new Latencies(720, 150.0, 400.0, 600.0, 900.0),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
-                        Map.of("spring.reactor.context-propagation", "limited"), List.of(),
-                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0))));
+                        Map.of("spring.reactor.context-propagation", "limited"), List.of(), List.of(),
+                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0)),
+                        new BenchResult.LeverRun("inventory-lanes=1", "One lane", Map.of("messaging.inbox.batch.lanes",
+                                "1"), List.of(), List.of("inventory-service"), cost(400, 25, 23, 17, 13, 14, 21, 11, 300),
+                                new Latencies(720, 140.0, 380.0, 590.0, 900.0))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),

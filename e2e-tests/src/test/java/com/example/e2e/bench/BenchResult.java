@@ -169,12 +169,13 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     /**
      * The cost with every service restarted with a lever's settings, and the latency at the baseline's rate.
      *
-     * @param properties Spring properties given to every service
-     * @param jvmOptions JVM options given to every service, after the others
+     * @param properties Spring properties given to the lever's services
+     * @param jvmOptions JVM options given to the lever's services, after the others
+     * @param services   the services that got them, by module name; empty for every service
      * @param endToEnd   201 to final state of orders arriving at {@link LeverRuns#endToEndRate()}
      */
     public record LeverRun(String name, String description, Map<String, String> properties, List<String> jvmOptions,
-            Cost cost, Latencies endToEnd) {
+            List<String> services, Cost cost, Latencies endToEnd) {
     }
 
     /**

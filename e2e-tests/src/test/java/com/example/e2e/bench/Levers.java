@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import com.example.e2e.topology.Service;
+
 /**
  * Settings that might make an order cheaper, each measured by the benchmark's lever phase: every service restarted
  * with the lever's settings, warmed up, and the cost of an order measured as for the baseline (see {@link Bench}).
@@ -15,10 +17,30 @@ final class Levers {
     /**
      * @param name        how {@code bench.levers} and the report name it
      * @param description what it changes, and why it might pay
-     * @param properties  Spring properties given to every service (as command-line arguments, over all others)
-     * @param jvmOptions  JVM options given to every service, after the others (a later option wins)
+     * @param properties  Spring properties given to the lever's services (as command-line arguments, over all others)
+     * @param jvmOptions  JVM options given to the lever's services, after the others (a later option wins)
+     * @param services    the services that get them, by module name; empty for every service
      */
-    record Lever(String name, String description, Map<String, String> properties, List<String> jvmOptions) {
+    record Lever(String name, String description, Map<String, String> properties, List<String> jvmOptions,
+            List<String> services) {
+
+        /** A lever for every service. */
+        Lever(String name, String description, Map<String, String> properties, List<String> jvmOptions) {
+            this(name, description, properties, jvmOptions, List.of());
+        }
+
+        Lever {
+            List<String> known = Arrays.stream(Service.ours()).map(Service::moduleName).toList();
+            services.stream().filter(service -> !known.contains(service)).findFirst().ifPresent(unknown -> {
+                throw new IllegalArgumentException("lever " + name + ": no service " + unknown + "; there are " + known);
+            });
+            services = List.copyOf(services);
+        }
+
+        /** Whether the lever's settings go to this service. */
+        boolean appliesTo(Service service) {
+            return services.isEmpty() || services.contains(service.moduleName());
+        }
     }
 
     static final List<Lever> ALL = List.of(
@@ -37,6 +59,13 @@ final class Levers {
                             + "round, where now there are eight: fewer, fuller batches and fewer transactions, but at "
                             + "60% of the capacity order-service's replies queue in the lanes",
                     Map.of("messaging.inbox.batch.lanes", "2"), List.of()),
+            new Lever("inventory-lanes=1",
+                    "one inbox lane in inventory-service alone (messaging.inbox.batch.lanes=1), where now there are "
+                            + "eight: every batch of the benchmark's orders wants most of the 20 skus' stock rows, so "
+                            + "the eight lanes wait for each other inside PostgreSQL, each with a transaction open; one "
+                            + "lane would apply what arrives meanwhile as one batch, with one claim, lock-ahead, outbox "
+                            + "insert and commit for all of it",
+                    Map.of("messaging.inbox.batch.lanes", "1"), List.of(), List.of("inventory-service")),
             new Lever("inbox-batch-lock=100ms",
                     "the batch lock timeout before the ninth round: a batch that waits longer than 100 ms for a row "
                             + "lock gives up and its events are applied one at a time, where now it waits behind the "

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,7 @@ public final class ProcessTopology implements Topology {
     private final Options options;
     private volatile Map<String, ?> overrideProperties = Map.of();
     private volatile List<String> overrideJvmOptions = List.of();
+    private volatile Predicate<Service> overridden = service -> true;
     private volatile boolean closed;
     /** The payment provider's API key, as payment-service and the simulator share it. */
     private final String providerKey = Steps.secret();
@@ -122,7 +124,9 @@ public final class ProcessTopology implements Topology {
         ServiceNode node = new ProcessServiceNode(service.moduleName() + "-" + number, service, () -> {
             List<String> jvmOptions = new ArrayList<>(launch.jvmOptions());
             jvmOptions.addAll(options.serviceJvmOptions());
-            jvmOptions.addAll(overrideJvmOptions);
+            if (overridden.test(service)) {
+                jvmOptions.addAll(overrideJvmOptions);
+            }
             return new ClassDataSharing.Launch(launch.jar(), jvmOptions);
         }, paths.logs(), () -> settingsOf(service), leftovers);
         nodes.add(node);
@@ -135,6 +139,12 @@ public final class ProcessTopology implements Topology {
      * again from the next start.
      */
     public void overrideServices(Map<String, ?> properties, List<String> jvmOptions) {
+        overrideServices(service -> true, properties, jvmOptions);
+    }
+
+    /** As {@link #overrideServices(Map, List)}, for the services {@code which} accepts only. */
+    public void overrideServices(Predicate<Service> which, Map<String, ?> properties, List<String> jvmOptions) {
+        overridden = which;
         overrideProperties = Map.copyOf(properties);
         overrideJvmOptions = List.copyOf(jvmOptions);
     }
@@ -176,7 +186,9 @@ public final class ProcessTopology implements Topology {
         settings.putAll(Steps.providerSettings(service, service == Service.PAYMENT
                 ? node(Service.PAYMENT_SIMULATOR).baseUrl().toString() : "", providerKey));
         settings.putAll(serviceSettings.apply(service));
-        settings.putAll(overrideProperties);
+        if (overridden.test(service)) {
+            settings.putAll(overrideProperties);
+        }
         return settings;
     }
 
