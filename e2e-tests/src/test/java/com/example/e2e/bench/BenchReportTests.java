@@ -224,7 +224,7 @@ class BenchReportTests {
 
     @Test
     void aLeverForOneServiceLeavesTheOthersAsTheyAre() {
-        Levers.Lever lanes = Levers.select("inventory-lanes=1").get(0);
+        Levers.Lever lanes = Levers.select("inventory-lanes=8").get(0);
 
         assertThat(lanes.appliesTo(Service.INVENTORY)).isTrue();
         assertThat(lanes.appliesTo(Service.ORDER)).isFalse();
