@@ -1,6 +1,5 @@
 package com.example.e2e.bench;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.example.e2e.topology.DatabaseNode;
-import com.example.e2e.topology.Service;
 
 /**
  * What the services' statements took inside PostgreSQL, statement by statement: {@code pg_stat_statements}, which the
@@ -28,14 +26,13 @@ final class DatabaseStatements {
     static final int TOP = 12;
     /** Longest statement text quoted in the report. */
     static final int QUERY_CHARS = 160;
-    private static final String MAINTENANCE_DATABASE = "postgres";
 
     private DatabaseStatements() {
     }
 
     /** Forgets every statement counted so far (creating the view the first time). */
     static void reset(DatabaseNode database) throws SQLException {
-        try (Connection connection = Sql.connect(database, MAINTENANCE_DATABASE);
+        try (Connection connection = Sql.connectToMaintenance(database);
                 Statement statement = connection.createStatement()) {
             statement.execute("create extension if not exists pg_stat_statements");
             statement.execute("select pg_stat_statements_reset()");
@@ -44,17 +41,15 @@ final class DatabaseStatements {
 
     /** The services' statements since {@link #reset}: every one's counts, those that took the most first. */
     static Counted read(DatabaseNode database) throws SQLException {
-        List<String> names = List.of(Service.ours()).stream().map(Service::database).toList();
         List<Row> statements = new ArrayList<>();
-        try (Connection connection = Sql.connect(database, MAINTENANCE_DATABASE);
+        try (Connection connection = Sql.connectToMaintenance(database);
                 PreparedStatement query = connection.prepareStatement("""
                         select d.datname, s.query, s.calls, s.total_exec_time, s.total_plan_time, s.rows
                         from pg_stat_statements s
                         join pg_database d on d.oid = s.dbid
                         where d.datname = any(?) and s.userid <> (select oid from pg_roles where rolname = current_user)
                         order by s.total_exec_time + s.total_plan_time desc""")) {
-            Array array = connection.createArrayOf("text", names.toArray());
-            query.setArray(1, array);
+            query.setArray(1, Sql.serviceDatabases(connection));
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     statements.add(new Row(rows.getString(1), text(rows.getString(2)), rows.getLong(3),

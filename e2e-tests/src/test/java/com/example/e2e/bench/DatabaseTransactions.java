@@ -1,6 +1,5 @@
 package com.example.e2e.bench;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,7 +26,6 @@ final class DatabaseTransactions {
 
     /** Longer than PostgreSQL lets an idle backend keep its counts to itself (PGSTAT_IDLE_INTERVAL, 10 s). */
     static final Duration FLUSH_DELAY = Duration.ofSeconds(11);
-    private static final String MAINTENANCE_DATABASE = "postgres";
 
     private DatabaseTransactions() {
     }
@@ -36,11 +34,10 @@ final class DatabaseTransactions {
     static Map<String, Long> read(DatabaseNode database) throws SQLException {
         List<String> names = List.of(Service.ours()).stream().map(Service::database).toList();
         Map<String, Long> counts = new LinkedHashMap<>();
-        try (Connection connection = Sql.connect(database, MAINTENANCE_DATABASE);
+        try (Connection connection = Sql.connectToMaintenance(database);
                 PreparedStatement query = connection.prepareStatement(
                         "select datname, xact_commit + xact_rollback from pg_stat_database where datname = any(?)")) {
-            Array array = connection.createArrayOf("text", names.toArray());
-            query.setArray(1, array);
+            query.setArray(1, Sql.serviceDatabases(connection));
             Map<String, Long> found = new LinkedHashMap<>();
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {

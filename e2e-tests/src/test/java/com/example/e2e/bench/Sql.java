@@ -1,10 +1,12 @@
 package com.example.e2e.bench;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.stream.Stream;
 
 import com.example.e2e.topology.DatabaseNode;
 import com.example.e2e.topology.Service;
@@ -21,6 +23,19 @@ final class Sql {
 
     static Connection connect(DatabaseNode database, Service service) throws SQLException {
         return connect(database, service.database());
+    }
+
+    /**
+     * A connection to the {@code postgres} database, for reading PostgreSQL's statistics of the service databases
+     * without counting in any of them.
+     */
+    static Connection connectToMaintenance(DatabaseNode database) throws SQLException {
+        return connect(database, "postgres");
+    }
+
+    /** The service databases' names, in {@link Service} order, as an array parameter of {@code connection}. */
+    static Array serviceDatabases(Connection connection) throws SQLException {
+        return connection.createArrayOf("text", Stream.of(Service.ours()).map(Service::database).toArray());
     }
 
     /** The single number a {@code select count(*)} query answers. */

@@ -134,15 +134,10 @@ public final class ProcessTopology implements Topology {
     }
 
     /**
-     * Spring properties and JVM options every service instance gets from its next start on, after all others (a
-     * later JVM option wins): for a benchmark that restarts the services with other settings. Empty ones end it,
-     * again from the next start.
+     * Spring properties and JVM options the instances of the services {@code which} accepts get from their next start
+     * on, after all others (a later JVM option wins): for a benchmark that restarts the services with other settings.
+     * Empty ones end it, again from the next start.
      */
-    public void overrideServices(Map<String, ?> properties, List<String> jvmOptions) {
-        overrideServices(service -> true, properties, jvmOptions);
-    }
-
-    /** As {@link #overrideServices(Map, List)}, for the services {@code which} accepts only. */
     public void overrideServices(Predicate<Service> which, Map<String, ?> properties, List<String> jvmOptions) {
         overridden = which;
         overrideProperties = Map.copyOf(properties);
