@@ -87,6 +87,12 @@ final class Levers {
                             + "each reply of a batch locks and reads its own order, one statement more per reply, where "
                             + "now a batch locks and reads all its orders in one",
                     Map.of("orders.replies.read-ahead", "false"), List.of()),
+            new Lever("order-write-behind=off",
+                    "order-service's batches of replies without the write-behind of the nineteenth round "
+                            + "(orders.replies.write-behind=false): each reply writes its order's row and its history "
+                            + "row in a statement of its own, where now a batch writes all of them in one, just before "
+                            + "it commits",
+                    Map.of("orders.replies.write-behind", "false"), List.of(), List.of("order-service")),
             new Lever("netty-leak-detection=simple",
                     "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
                             + "records its stack, so that a buffer never released can be reported",

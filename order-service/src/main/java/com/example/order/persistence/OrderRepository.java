@@ -154,24 +154,89 @@ public class OrderRepository {
         return move.map(row -> order(row, order.skuIds())).one();
     }
 
-    /** Appends to the order's timeline what a reply did (or why it did nothing). */
-    public Mono<Void> recordHistory(long orderId, UUID eventId, String eventType, OrderStateMachine.State state,
+    /**
+     * One row of an order's timeline: the event that made it, the state it left the order in, and why it changed
+     * nothing ({@code ignoredBecause}, null when it was applied).
+     */
+    public record HistoryEntry(long orderId, UUID eventId, String eventType, OrderStateMachine.State state,
             String ignoredBecause) {
+    }
+
+    /**
+     * Writes what a batch of replies did, in one statement (one round trip): each order's row as the last of its
+     * replies left it ({@code moved}: status, steps, rejection reason and what is known of its price) and every
+     * reply's history row, in {@code history}'s order. The caller holds the orders' row locks ({@link #lockAll}) and
+     * knows their state; nothing here reads it back.
+     */
+    public Mono<Void> writeAll(Collection<Order> moved, List<HistoryEntry> history) {
+        return db.sql("""
+                with moved as (
+                    update orders o
+                       set status = m.status, inventory_step = m.inventory_step, coupon_step = m.coupon_step,
+                           risk_step = m.risk_step, payment_step = m.payment_step,
+                           rejection_reason = m.rejection_reason, subtotal_cents = m.subtotal_cents,
+                           discount_percent = m.discount_percent, updated_at = now()
+                      from unnest(:ids::bigint[], :statuses::text[], :inventorySteps::text[], :couponSteps::text[],
+                                  :riskSteps::text[], :paymentSteps::text[], :reasons::text[], :subtotals::bigint[],
+                                  :discounts::int[])
+                           as m (id, status, inventory_step, coupon_step, risk_step, payment_step, rejection_reason,
+                                 subtotal_cents, discount_percent)
+                     where o.id = m.id)
+                insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
+                                           coupon_step, risk_step, payment_step)
+                select h.order_id, h.event_id, h.event_type, h.note is null, h.note, h.status, h.inventory_step,
+                       h.coupon_step, h.risk_step, h.payment_step
+                  from unnest(:historyOrderIds::bigint[], :eventIds::uuid[], :eventTypes::text[], :notes::text[],
+                              :historyStatuses::text[], :historyInventorySteps::text[], :historyCouponSteps::text[],
+                              :historyRiskSteps::text[], :historyPaymentSteps::text[]) with ordinality
+                       as h (order_id, event_id, event_type, note, status, inventory_step, coupon_step, risk_step,
+                             payment_step, position)
+                 order by h.position""")
+                .bind("ids", moved.stream().map(Order::id).toArray(Long[]::new))
+                .bind("statuses", moved.stream().map(order -> order.status().name()).toArray(String[]::new))
+                .bind("inventorySteps", moved.stream().map(order -> order.inventoryStep().name()).toArray(String[]::new))
+                .bind("couponSteps", moved.stream().map(order -> order.couponStep().name()).toArray(String[]::new))
+                .bind("riskSteps", moved.stream().map(order -> order.riskStep().name()).toArray(String[]::new))
+                .bind("paymentSteps", moved.stream().map(order -> order.paymentStep().name()).toArray(String[]::new))
+                .bind("reasons", moved.stream().map(Order::rejectionReason).toArray(String[]::new))
+                .bind("subtotals", moved.stream().map(order -> order.pricing().subtotalCents()).toArray(Long[]::new))
+                .bind("discounts", moved.stream().map(order -> order.pricing().discountPercent())
+                        .toArray(Integer[]::new))
+                .bind("historyOrderIds", history.stream().map(HistoryEntry::orderId).toArray(Long[]::new))
+                .bind("eventIds", history.stream().map(HistoryEntry::eventId).toArray(UUID[]::new))
+                .bind("eventTypes", history.stream().map(HistoryEntry::eventType).toArray(String[]::new))
+                .bind("notes", history.stream().map(HistoryEntry::ignoredBecause).toArray(String[]::new))
+                .bind("historyStatuses", history.stream().map(entry -> entry.state().status().name())
+                        .toArray(String[]::new))
+                .bind("historyInventorySteps", steps(history, Step.INVENTORY))
+                .bind("historyCouponSteps", steps(history, Step.COUPON))
+                .bind("historyRiskSteps", steps(history, Step.RISK))
+                .bind("historyPaymentSteps", steps(history, Step.PAYMENT))
+                .then();
+    }
+
+    private static String[] steps(List<HistoryEntry> history, Step step) {
+        return history.stream().map(entry -> entry.state().step(step).name()).toArray(String[]::new);
+    }
+
+    /** Appends to the order's timeline what a reply did (or why it did nothing). */
+    public Mono<Void> recordHistory(HistoryEntry entry) {
         DatabaseClient.GenericExecuteSpec insert = db.sql("""
                 insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
                                            coupon_step, risk_step, payment_step)
                 values (:orderId, :eventId, :eventType, :applied, :note, :status, :inventory, :coupon, :risk,
                         :payment)""")
-                .bind("orderId", orderId)
-                .bind("eventId", eventId)
-                .bind("eventType", eventType)
-                .bind("applied", ignoredBecause == null)
-                .bind("status", state.status().name())
-                .bind("inventory", state.step(Step.INVENTORY).name())
-                .bind("coupon", state.step(Step.COUPON).name())
-                .bind("risk", state.step(Step.RISK).name())
-                .bind("payment", state.step(Step.PAYMENT).name());
-        insert = ignoredBecause == null ? insert.bindNull("note", String.class) : insert.bind("note", ignoredBecause);
+                .bind("orderId", entry.orderId())
+                .bind("eventId", entry.eventId())
+                .bind("eventType", entry.eventType())
+                .bind("applied", entry.ignoredBecause() == null)
+                .bind("status", entry.state().status().name())
+                .bind("inventory", entry.state().step(Step.INVENTORY).name())
+                .bind("coupon", entry.state().step(Step.COUPON).name())
+                .bind("risk", entry.state().step(Step.RISK).name())
+                .bind("payment", entry.state().step(Step.PAYMENT).name());
+        insert = entry.ignoredBecause() == null ? insert.bindNull("note", String.class)
+                : insert.bind("note", entry.ignoredBecause());
         return insert.then();
     }
 

@@ -257,7 +257,9 @@ class OrderSagaIntegrationTests {
      * Replies that waited in the queues while the inbox was stopped arrive in batches holding several replies of one
      * order (an order's replies share a lane): the batch locks and reads its orders once, ahead, and each reply starts
      * from its order as the replies before it in the batch left it. Had a reply started from what was read ahead,
-     * the one before it would be overwritten and no order would be asked for its payment.
+     * the one before it would be overwritten and no order would be asked for its payment. What the batch did is
+     * written when it commits: each order as its last reply left it, and one history row per reply, applied or
+     * ignored, in the order they were applied, each with the state that reply left the order in.
      */
     @Test
     void repliesThatWaitedAreAppliedInBatchesEachFromItsOrderAsTheRepliesBeforeItLeftIt() {
@@ -269,6 +271,9 @@ class OrderSagaIntegrationTests {
                     : new CouponNotNeeded(UUID.randomUUID(), orderId, NOW));
             replies.add(new RiskApproved(UUID.randomUUID(), orderId, NOW));
         }
+        // Another event with the same meaning: whichever of the two comes second finds inventory OK and is ignored.
+        long twiceReserved = orderIds.get(2);
+        replies.add(new InventoryReserved(UUID.randomUUID(), twiceReserved, List.of(1L, 2L), 1000L, NOW));
         bindings.stop(INBOX_BINDING);
         try {
             publishShuffledTwice(replies, 13);
@@ -286,6 +291,12 @@ class OrderSagaIntegrationTests {
             assertThat(order.get("amount_cents").asLong()).isEqualTo(orderId == orderIds.get(1) ? 900 : 1000);
             assertThat(count("select count(*) from order_history where order_id = " + orderId + " and applied"))
                     .as("creation + three replies, each applied once").isEqualTo(4);
+            assertThat(stepsDone(orderId)).as("each reply's row shows the order as that reply left it")
+                    .containsExactly(0L, 1L, 2L, 3L);
+            assertThat(count("select count(*) from order_history where order_id = " + orderId
+                    + " and not applied and note is not null and inventory_step = 'OK'"))
+                    .as("the second InventoryReserved, recorded as ignored")
+                    .isEqualTo(orderId == twiceReserved ? 1 : 0);
         }
         assertThat(meters.get("events.batch.size").summary().max()).as("batches of several replies formed")
                 .isGreaterThan(1.0);
@@ -320,6 +331,15 @@ class OrderSagaIntegrationTests {
         return db.sql("select payload::text from outbox_events where event_type = :type and aggregate_id = :id")
                 .bind("type", eventType).bind("id", String.valueOf(orderId)).map(row -> row.get(0, String.class))
                 .all().collectList().block();
+    }
+
+    /** Per applied row of the order's history, oldest first: how many of inventory, coupon and risk were done. */
+    private List<Long> stepsDone(long orderId) {
+        return db.sql("""
+                select ((inventory_step = 'OK')::int + (coupon_step in ('OK', 'NOT_NEEDED'))::int
+                       + (risk_step = 'OK')::int)::bigint as done
+                  from order_history where order_id = :id and applied order by id""")
+                .bind("id", orderId).map(row -> row.get("done", Long.class)).all().collectList().block();
     }
 
     private long ready(String queue) {
