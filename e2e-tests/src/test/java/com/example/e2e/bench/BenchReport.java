@@ -9,6 +9,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -169,6 +170,23 @@ public final class BenchReport {
                     .append(ms(statement.planningMillisPerOrder())).append(" | ")
                     .append(decimal(statement.rowsPerOrder())).append(" |\n");
         }
+        md.append('\n');
+        postgresProcesses(md, cost);
+    }
+
+    private static void postgresProcesses(StringBuilder md, BenchResult.Cost cost) {
+        Map<String, Double> processes = cost.postgresCpuMillisPerOrder();
+        if (processes == null || processes.isEmpty()) {
+            return;
+        }
+        md.append(format("PostgreSQL's CPU by process, over the same orders, told from the process titles (%s ms per "
+                + "order in all). A backend or autovacuum worker that ended in between counts under the postmaster; "
+                + "the payment provider's backends are the simulator's ledger, which shares this PostgreSQL and so "
+                + "its share of the system's CPU, though the provider is not part of the system:\n\n",
+                ms(processes.values().stream().mapToDouble(Double::doubleValue).sum())))
+                .append("| PostgreSQL process | CPU ms per order |\n|---|---:|\n");
+        processes.forEach((process, millis) -> md.append("| ").append(cell(process)).append(" | ").append(ms(millis))
+                .append(" |\n"));
         md.append('\n');
     }
 

@@ -85,7 +85,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
             Map<String, Double> cpuMillisPerOrder, Map<String, Double> jitCpuMillisPerOrder,
             double loadGeneratorCpuMillisPerOrder, double providerCpuMillisPerOrder,
             Map<String, Double> transactionsPerOrder, Messages messagesPerOrder, Map<String, Long> residentBytes,
-            Statements statements) {
+            Statements statements, Map<String, Double> postgresCpuMillisPerOrder) {
 
         /** Orders per second the whole pipeline finished: placed and final. */
         public double capacityPerSecond() {

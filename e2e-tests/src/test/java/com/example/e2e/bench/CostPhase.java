@@ -39,6 +39,8 @@ final class CostPhase {
 
     static final String POSTGRESQL = "PostgreSQL";
     static final String RABBITMQ = "RabbitMQ";
+    /** The payment simulator keeps its ledger in the same PostgreSQL: its backends' CPU is in PostgreSQL's. */
+    static final String PROVIDER_BACKENDS = "backends of the payment provider (its ledger)";
     private static final Logger log = LoggerFactory.getLogger(CostPhase.class);
     private static final ProcessCpu.Tracked LOAD_GENERATOR = new ProcessCpu.Tracked("load generator",
             ProcessHandle.current().pid(), false);
@@ -75,6 +77,7 @@ final class CostPhase {
                     topology.pid(topology.node(Service.PAYMENT_SIMULATOR)), true);
             tracked.add(provider);
             ProcessCpu.Snapshot cpuBefore = ProcessCpu.read(tracked);
+            Map<String, Long> postgresBefore = postgresTicks(topology);
             Map<String, Long> transactionsBefore = DatabaseTransactions.read(topology.database());
             BrokerMessages.Counts messagesBefore = BrokerMessages.read(topology.broker());
             Instant started = Instant.now();
@@ -92,6 +95,7 @@ final class CostPhase {
                 // Reported (not_final), not thrown: the run fails on it once the report is written.
             }
             ProcessCpu.Snapshot cpuAfter = ProcessCpu.read(tracked);
+            Map<String, Long> postgresAfter = postgresTicks(topology);
             Map<String, Long> resident = residentBytes(topology);
             DatabaseStatements.Counted statements = DatabaseStatements.read(topology.database());
 
@@ -114,6 +118,9 @@ final class CostPhase {
                 cpuPerOrder.put(process.name(), cpu.get(process.name()) / perOrder);
                 jitPerOrder.put(process.name(), jit.get(process.name()) / perOrder);
             });
+            Map<String, Double> postgresPerOrder = new LinkedHashMap<>();
+            postgresAfter.forEach((category, ticks) -> postgresPerOrder.put(category,
+                    ProcessCpu.millis(ticks - postgresBefore.get(category)) / perOrder));
             Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
             transactionsBefore.forEach((database, count) -> {
                 long own = (database.equals(Service.ORDER.database()) ? polls.get() : 0) + 1;
@@ -124,7 +131,7 @@ final class CostPhase {
                     cpu.get(LOAD_GENERATOR.name()) / perOrder, cpu.get(provider.name()) / perOrder, transactionsPerOrder,
                     new BenchResult.Messages(messages.published() / perOrder, messages.delivered() / perOrder,
                             messages.acknowledged() / perOrder), resident,
-                    statements.perOrder(perOrder));
+                    statements.perOrder(perOrder), postgresPerOrder);
             log.info("[bench] {}: {} orders, the last final after {} s: {} orders/s; system CPU {} ms per order ({} of it "
                     + "JIT compilation) {}", name, ordersPlaced, Math.round(cost.secondsToFinal()),
                     Math.round(cost.capacityPerSecond()), BenchReport.ms(cost.systemCpuMillisPerOrder()),
@@ -132,6 +139,22 @@ final class CostPhase {
                             .map(entry -> entry.getKey() + " " + BenchReport.ms(entry.getValue())).toList());
             return cost;
         }
+    }
+
+    /**
+     * PostgreSQL's CPU ticks by what its processes do ({@link PostgresCpu}), the backends of each database named by
+     * whose it is.
+     */
+    private static Map<String, Long> postgresTicks(ProcessTopology topology) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (Service service : Service.ours()) {
+            labels.put(service.database(), "backends of " + service.moduleName());
+        }
+        labels.put(Service.PAYMENT_SIMULATOR.database(), PROVIDER_BACKENDS);
+        Map<String, Long> labelled = new LinkedHashMap<>();
+        PostgresCpu.read(topology.databasePid(), List.copyOf(labels.keySet()), topology.database().user())
+                .forEach((category, ticks) -> labelled.put(labels.getOrDefault(category, category), ticks));
+        return labelled;
     }
 
     /** Each service's resident set size (VmRSS), by service. */

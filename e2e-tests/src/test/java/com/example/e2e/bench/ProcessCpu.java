@@ -61,7 +61,7 @@ final class ProcessCpu {
                         + earlier.tracked + " then " + tracked);
             }
             Map<String, Double> millis = new LinkedHashMap<>();
-            now.forEach((name, ticksNow) -> millis.put(name, (ticksNow - before.get(name)) * 1000.0 / TICKS_PER_SECOND));
+            now.forEach((name, ticksNow) -> millis.put(name, ProcessCpu.millis(ticksNow - before.get(name))));
             return millis;
         }
 
@@ -145,7 +145,8 @@ final class ProcessCpu {
         return new Stat(pid, parent, own, reaped);
     }
 
-    private static Map<Long, Stat> readAll() {
+    /** Every process's stat, by pid. */
+    static Map<Long, Stat> readAll() {
         Map<Long, Stat> stats = new HashMap<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, "[0-9]*")) {
             for (Path entry : entries) {
@@ -160,6 +161,11 @@ final class ProcessCpu {
             throw new UncheckedIOException("cannot list " + PROC, e);
         }
         return stats;
+    }
+
+    /** Clock ticks in milliseconds. */
+    static double millis(long ticks) {
+        return ticks * 1000.0 / TICKS_PER_SECOND;
     }
 
     /** {@code getconf CLK_TCK}: 100 on every Linux this runs on, asked all the same. */
