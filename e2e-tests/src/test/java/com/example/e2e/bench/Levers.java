@@ -83,9 +83,10 @@ final class Levers {
                             + "Jackson, fails with an exception, and then hands the bytes over as they came",
                     Map.of("spring.cloud.stream.default.consumer.use-native-decoding", "false"), List.of()),
             new Lever("order-read-ahead=off",
-                    "order-service without the lock-ahead of the fourteenth round (orders.replies.read-ahead=false): "
-                            + "each reply of a batch locks and reads its own order, one statement more per reply, where "
-                            + "now a batch locks and reads all its orders in one",
+                    "order-service without the lock-ahead of the fourteenth round (orders.replies.read-ahead=false), "
+                            + "and so without the nineteenth round's write-behind: each reply of a batch locks, reads "
+                            + "and writes its own order, where now a batch locks and reads all its orders in one "
+                            + "statement and writes them in one more",
                     Map.of("orders.replies.read-ahead", "false"), List.of()),
             new Lever("order-write-behind=off",
                     "order-service's batches of replies without the write-behind of the nineteenth round "

@@ -41,9 +41,10 @@ class ReplyHandlers {
     }
 
     /**
-     * A batch of replies, whatever their producers, locks and reads all its orders first, in one statement. Without
-     * it ({@code orders.replies.read-ahead=false}, a switch for measuring what it saves) each reply locks and reads
-     * its own order, one statement more per reply.
+     * A batch of replies, whatever their producers, locks and reads all its orders first, in one statement, and
+     * writes what its replies did in one more, before it commits ({@link OrderSaga#lockAhead}). Without it
+     * ({@code orders.replies.read-ahead=false}, a switch for measuring what it saves) each reply locks and reads its
+     * own order and writes it, two statements per reply.
      */
     @Bean
     @ConditionalOnBooleanProperty(name = "orders.replies.read-ahead", matchIfMissing = true)
