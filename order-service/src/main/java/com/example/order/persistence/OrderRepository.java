@@ -221,23 +221,7 @@ public class OrderRepository {
 
     /** Appends to the order's timeline what a reply did (or why it did nothing). */
     public Mono<Void> recordHistory(HistoryEntry entry) {
-        DatabaseClient.GenericExecuteSpec insert = db.sql("""
-                insert into order_history (order_id, event_id, event_type, applied, note, status, inventory_step,
-                                           coupon_step, risk_step, payment_step)
-                values (:orderId, :eventId, :eventType, :applied, :note, :status, :inventory, :coupon, :risk,
-                        :payment)""")
-                .bind("orderId", entry.orderId())
-                .bind("eventId", entry.eventId())
-                .bind("eventType", entry.eventType())
-                .bind("applied", entry.ignoredBecause() == null)
-                .bind("status", entry.state().status().name())
-                .bind("inventory", entry.state().step(Step.INVENTORY).name())
-                .bind("coupon", entry.state().step(Step.COUPON).name())
-                .bind("risk", entry.state().step(Step.RISK).name())
-                .bind("payment", entry.state().step(Step.PAYMENT).name());
-        insert = entry.ignoredBecause() == null ? insert.bindNull("note", String.class)
-                : insert.bind("note", entry.ignoredBecause());
-        return insert.then();
+        return writeAll(List.of(), List.of(entry));
     }
 
     /**
