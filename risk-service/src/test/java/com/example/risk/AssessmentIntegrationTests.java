@@ -9,10 +9,13 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
@@ -23,6 +26,8 @@ import com.example.testsupport.FreshInfrastructure;
 import com.example.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.Counter;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /** Assessments as order events drive them, against the real broker and database. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
@@ -35,6 +40,12 @@ class AssessmentIntegrationTests extends ConsumerTestSupport {
     private static final String QUEUE = "order.events.risk-service";
     private static final AtomicLong IDS = new AtomicLong();
     private static final Instant T = Instant.parse("2026-11-30T10:00:00Z");
+
+    @Autowired
+    RiskAssessor assessor;
+
+    @Autowired
+    TransactionalOperator transactions;
 
     @Override
     protected String replyExchange() {
@@ -116,6 +127,36 @@ class AssessmentIntegrationTests extends ConsumerTestSupport {
                         "RiskRejected", "RiskRejected");
     }
 
+    /**
+     * A batch's way, in one transaction: the users of all its orders locked ahead (and held until it commits), then
+     * its orders assessed one after the other, each counting the ones before it.
+     */
+    @Test
+    void aBatchLocksItsUsersAheadAndCountsItsOwnEarlierOrders() {
+        long user = user();
+        long other = user();
+        long untouched = user();
+        List<OrderCreated> orders = List.of(order(user, T, 1L), order(other, T, 1L), order(user, T.plusSeconds(10), 1L),
+                order(user, T.plusSeconds(20), 1L), order(user, T.plusSeconds(30), 1L));
+
+        record Outcome(List<Long> lockedWhileOpen, List<String> answers) {
+        }
+        Outcome outcome = transactions.transactional(assessor.lockUsersOf(orders)
+                        .then(Mono.fromCallable(() -> Stream.of(user, other, untouched)
+                                .filter(id -> !free(id))
+                                .toList()))
+                        .flatMap(locked -> Flux.fromIterable(orders).concatMap(assessor::assess)
+                                .map(RiskEvent::eventType).collectList()
+                                .map(answers -> new Outcome(locked, answers))))
+                .block(PATIENCE);
+
+        assertThat(outcome.lockedWhileOpen()).containsExactly(user, other);
+        assertThat(outcome.answers()).containsExactly("RiskApproved", "RiskApproved", "RiskApproved", "RiskApproved",
+                "RiskRejected");
+        assertThat(database.count("select count(*) from assessments where user_id = ?", user)).isEqualTo(4);
+        assertThat(free(user)).as("the locks end with the transaction").isTrue();
+    }
+
     @Test
     void anOrderCancelledThatReachesTheQueueIsAcknowledgedWithoutEffect() {
         OrderCancelled cancel = new OrderCancelled(UUID.randomUUID(), IDS.incrementAndGet(), "coupon rejected", T);
@@ -127,6 +168,12 @@ class AssessmentIntegrationTests extends ConsumerTestSupport {
         assertThat(database.replies(cancel.orderId())).isEmpty();
         awaitQueueDrained(QUEUE);
         assertThat(broker.ready(QUEUE + ".dlq")).isZero();
+    }
+
+    /** Whether another connection could take the user's lock now (it lets go of it at once). */
+    private boolean free(long userId) {
+        return Boolean.TRUE.equals(database.rows("select pg_try_advisory_xact_lock(?) as free", userId).get(0)
+                .get("free"));
     }
 
     private double ignored() {

@@ -5,6 +5,7 @@ import org.springframework.context.annotation.Configuration;
 
 import com.example.events.OrderCreated;
 import com.example.messaging.inbox.EventHandler;
+import com.example.messaging.inbox.LockAhead;
 import com.example.risk.RiskAssessor;
 
 /**
@@ -20,5 +21,12 @@ class OrderEventHandlers {
     @Bean
     EventHandler<OrderCreated> assessRisk(RiskAssessor assessor) {
         return EventHandler.of(OrderCreated.class, assessor::assess);
+    }
+
+    /** In a batch, the users of all its new orders, before any of them is assessed. */
+    @Bean
+    LockAhead lockUsers(RiskAssessor assessor) {
+        return events -> assessor.lockUsersOf(events.stream().filter(OrderCreated.class::isInstance)
+                .map(OrderCreated.class::cast).toList());
     }
 }
