@@ -37,7 +37,7 @@ class BenchmarkIntegrationTests {
 
     /** The services run on this JVM's runtime: the native-memory trim exists from 17.0.9 on, as in {@code ./stack}. */
     private static List<String> serviceJvm() {
-        List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Xmn48m", "-XX:+UseSerialGC",
+        List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Xmn40m", "-XX:+UseSerialGC",
                 "-XX:PerfDataSamplingInterval=1000"));
         if (Runtime.version().compareTo(Runtime.Version.parse("17.0.9")) >= 0) {
             options.add("-XX:TrimNativeHeapInterval=5000");
