@@ -109,10 +109,6 @@ public final class OutboxWriter {
                 .bind("outboxIdPath", new String[] { idField });
     }
 
-    /**
-     * Appends several events in one statement (one round trip), in the order given: what {@link #append} does for
-     * each, in one go.
-     */
     /** The event's fields {@link #append} and {@link #appendWith} both bind; the payload each binds its own way. */
     private static DatabaseClient.GenericExecuteSpec bindEvent(DatabaseClient.GenericExecuteSpec statement,
             OutboundEvent event) {
@@ -125,6 +121,10 @@ public final class OutboxWriter {
                 : bound.bind("outboxTraceparent", event.traceparent());
     }
 
+    /**
+     * Appends several events in one statement (one round trip), in the order given: what {@link #append} does for
+     * each, in one go.
+     */
     public Mono<Void> appendAll(List<OutboundEvent> events) {
         if (events.isEmpty()) {
             return Mono.empty();
