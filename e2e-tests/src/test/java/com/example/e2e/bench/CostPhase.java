@@ -77,7 +77,7 @@ final class CostPhase {
                     topology.pid(topology.node(Service.PAYMENT_SIMULATOR)), true);
             tracked.add(provider);
             ProcessCpu.Snapshot cpuBefore = ProcessCpu.read(tracked);
-            Map<String, Long> postgresBefore = postgresTicks(topology);
+            PostgresCpu.Reading postgresBefore = postgresReading(topology);
             Map<String, Long> transactionsBefore = DatabaseTransactions.read(topology.database());
             BrokerMessages.Counts messagesBefore = BrokerMessages.read(topology.broker());
             Instant started = Instant.now();
@@ -95,7 +95,7 @@ final class CostPhase {
                 // Reported (not_final), not thrown: the run fails on it once the report is written.
             }
             ProcessCpu.Snapshot cpuAfter = ProcessCpu.read(tracked);
-            Map<String, Long> postgresAfter = postgresTicks(topology);
+            PostgresCpu.Reading postgresAfter = postgresReading(topology);
             Map<String, Long> resident = residentBytes(topology);
             DatabaseStatements.Counted statements = DatabaseStatements.read(topology.database());
 
@@ -119,8 +119,8 @@ final class CostPhase {
                 jitPerOrder.put(process.name(), jit.get(process.name()) / perOrder);
             });
             Map<String, Double> postgresPerOrder = new LinkedHashMap<>();
-            postgresAfter.forEach((category, ticks) -> postgresPerOrder.put(category,
-                    ProcessCpu.millis(ticks - postgresBefore.get(category)) / perOrder));
+            postgresTicks(postgresBefore, postgresAfter).forEach((category, ticks) -> postgresPerOrder.put(category,
+                    ProcessCpu.millis(ticks) / perOrder));
             Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
             transactionsBefore.forEach((database, count) -> {
                 long own = (database.equals(Service.ORDER.database()) ? polls.get() : 0) + 1;
@@ -141,18 +141,29 @@ final class CostPhase {
         }
     }
 
-    /**
-     * PostgreSQL's CPU ticks by what its processes do ({@link PostgresCpu}), the backends of each database named by
-     * whose it is.
-     */
-    private static Map<String, Long> postgresTicks(ProcessTopology topology) {
+    /** The databases whose backends {@link PostgresCpu} counts apart, each with whose backends they are. */
+    private static Map<String, String> backendLabels() {
         Map<String, String> labels = new LinkedHashMap<>();
         for (Service service : Service.ours()) {
             labels.put(service.database(), "backends of " + service.moduleName());
         }
         labels.put(Service.PAYMENT_SIMULATOR.database(), PROVIDER_BACKENDS);
+        return labels;
+    }
+
+    private static PostgresCpu.Reading postgresReading(ProcessTopology topology) {
+        return PostgresCpu.read(topology.databasePid(), List.copyOf(backendLabels().keySet()),
+                topology.database().user());
+    }
+
+    /**
+     * PostgreSQL's CPU ticks between two readings by what its processes do ({@link PostgresCpu}), the backends of
+     * each database named by whose they are.
+     */
+    private static Map<String, Long> postgresTicks(PostgresCpu.Reading before, PostgresCpu.Reading after) {
+        Map<String, String> labels = backendLabels();
         Map<String, Long> labelled = new LinkedHashMap<>();
-        PostgresCpu.read(topology.databasePid(), List.copyOf(labels.keySet()), topology.database().user())
+        PostgresCpu.between(before, after, List.copyOf(labels.keySet()))
                 .forEach((category, ticks) -> labelled.put(labels.getOrDefault(category, category), ticks));
         return labelled;
     }

@@ -16,7 +16,7 @@ import java.util.Map;
  * the postmaster's children counts with its own descendants ({@link ProcessCpu#treeTicks}); the rest is the
  * postmaster's own CPU, what its children that ended used (a backend or an autovacuum worker that ends between two
  * snapshots leaves its CPU in the postmaster's reaped-children time, no longer under its name) and the helpers not
- * named here. The categories add up to what {@link ProcessCpu} counts for PostgreSQL.
+ * named here. The categories add up to what {@link ProcessCpu} counts for PostgreSQL between two readings.
  */
 final class PostgresCpu {
 
@@ -31,29 +31,62 @@ final class PostgresCpu {
     }
 
     /**
-     * The CPU ticks of PostgreSQL's processes at one moment, by category: the databases' backends first, in the order
-     * given, then the categories above.
+     * PostgreSQL's processes at one moment: each child of the postmaster by pid, with its category and its ticks
+     * (its descendants' included), and the postmaster's own ticks with what its children that ended used.
+     */
+    record Reading(Map<Long, Child> children, long postmasterTicks) {
+    }
+
+    /** A child of the postmaster: its category ({@link #category}) and its CPU ticks so far. */
+    record Child(String category, long ticks) {
+    }
+
+    /**
+     * Reads PostgreSQL's processes.
      *
      * @param postmaster the postmaster's pid
      * @param databases  the databases whose backends are counted apart
      * @param benchUser  the role the benchmark connects as; its backends count apart, whatever their database
      */
-    static Map<String, Long> read(long postmaster, List<String> databases, String benchUser) {
+    static Reading read(long postmaster, List<String> databases, String benchUser) {
         Map<Long, ProcessCpu.Stat> stats = ProcessCpu.readAll();
         ProcessCpu.Stat root = stats.get(postmaster);
         if (root == null) {
             throw new IllegalStateException("PostgreSQL (pid " + postmaster + ") is not running");
         }
+        Map<Long, Child> children = new LinkedHashMap<>();
+        for (ProcessCpu.Stat child : stats.values()) {
+            if (child.parent() == postmaster && child.pid() != postmaster) {
+                children.put(child.pid(), new Child(category(title(child.pid()), databases, benchUser),
+                        ProcessCpu.treeTicks(stats, child.pid())));
+            }
+        }
+        return new Reading(Map.copyOf(children), root.ownTicks() + root.reapedChildrenTicks());
+    }
+
+    /**
+     * The ticks each category used between two readings: the databases' backends first, in the order given, then the
+     * categories above. A child that ended in between left all its CPU in the postmaster's reaped-children time,
+     * also what it had used before the first reading; that part comes out of {@link #REST}, which the later reading
+     * counts it in, not out of the child's own category, which would then go below zero.
+     */
+    static Map<String, Long> between(Reading start, Reading end, List<String> databases) {
         Map<String, Long> ticks = new LinkedHashMap<>();
         databases.forEach(database -> ticks.put(database, 0L));
         List.of(BENCHMARK, AUTOVACUUM, WAL_WRITER, CHECKPOINTS, REST).forEach(category -> ticks.put(category, 0L));
-        ticks.merge(REST, root.ownTicks() + root.reapedChildrenTicks(), Long::sum);
-        for (ProcessCpu.Stat child : stats.values()) {
-            if (child.parent() == postmaster && child.pid() != postmaster) {
-                ticks.merge(category(title(child.pid()), databases, benchUser),
-                        ProcessCpu.treeTicks(stats, child.pid()), Long::sum);
+        ticks.merge(REST, end.postmasterTicks() - start.postmasterTicks(), Long::sum);
+        end.children().forEach((pid, child) -> {
+            Child before = start.children().get(pid);
+            boolean same = before != null && before.category().equals(child.category()) && before.ticks() <= child.ticks();
+            ticks.merge(child.category(), child.ticks() - (same ? before.ticks() : 0), Long::sum);
+        });
+        start.children().forEach((pid, child) -> {
+            Child after = end.children().get(pid);
+            if (after == null || !after.category().equals(child.category()) || after.ticks() < child.ticks()) {
+                // Ended (its pid perhaps taken by a new process since).
+                ticks.merge(REST, -child.ticks(), Long::sum);
             }
-        }
+        });
         return ticks;
     }
 
