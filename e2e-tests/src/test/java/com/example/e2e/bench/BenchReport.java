@@ -155,10 +155,12 @@ public final class BenchReport {
         BenchResult.Statements statements = cost.statements();
         double postgres = cost.cpuMillisPerOrder().getOrDefault(CostPhase.POSTGRESQL, 0.0);
         md.append(format("The services' statements inside PostgreSQL (pg_stat_statements, over the same orders): %s "
-                + "per order, %s ms executing and %s ms planning them, by PostgreSQL's clock (their CPU and whatever "
-                + "they waited for), against the %s ms of CPU PostgreSQL used per order: the rest is its work per round "
-                + "trip and per transaction (the protocol, `BEGIN` and `COMMIT`, the rows sent back), outside any "
-                + "statement. Those that took the most:\n\n", decimal(statements.callsPerOrder()),
+                + "per order (`BEGIN` and `COMMIT` among them, two per transaction), %s ms executing and %s ms "
+                + "planning them, by PostgreSQL's clock (their CPU and whatever they waited for), against the %s ms of "
+                + "CPU PostgreSQL used per order: the rest is its work per round trip and per transaction outside what "
+                + "it times as a statement (the protocol, the commit itself with its WAL flush, which comes after "
+                + "`COMMIT`'s own time, the rows sent back). Those that took the most:\n\n",
+                decimal(statements.callsPerOrder()),
                 ms(statements.executionMillisPerOrder()), ms(statements.planningMillisPerOrder()), ms(postgres)))
                 .append("| database | statement | calls per order | execution ms per order | planning ms per order "
                         + "| rows per order |\n|---|---|---:|---:|---:|---:|\n");

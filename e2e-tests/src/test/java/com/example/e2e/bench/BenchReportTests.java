@@ -109,9 +109,10 @@ class BenchReportTests {
                 .contains("| orders | 7.00 |")
                 .contains("| all | 19.0 |")
                 .contains("| | 4.00 | 6.00 | 6.00 |")
-                .contains("(pg_stat_statements, over the same orders): 24.0 per order, 7.00 ms executing and 0.05 ms "
-                        + "planning them, by PostgreSQL's clock (their CPU and whatever they waited for), against the "
-                        + "21.0 ms of CPU PostgreSQL used per order")
+                .contains("(pg_stat_statements, over the same orders): 24.0 per order (`BEGIN` and `COMMIT` among "
+                        + "them, two per transaction), 7.00 ms executing and 0.05 ms planning them, by PostgreSQL's "
+                        + "clock (their CPU and whatever they waited for), against the 21.0 ms of CPU PostgreSQL used "
+                        + "per order")
                 .containsSubsequence("| orders | `insert into orders (user_id, idempotency_key) values ($1, $2) "
                         + "returning id` | 1.00 | 0.40 | 0.01 | 1.00 |", "| inventory | `update stock set reserved = "
                         + "reserved + $1 where sku_id = any($2) \\| 'x'` | 2.00 | 0.30 | 0.00 | 2.00 |")

@@ -17,8 +17,10 @@ import com.example.e2e.topology.DatabaseNode;
  * as the superuser, the services as their runtime roles) are left out, and so are those of other databases.
  *
  * <p>The times are PostgreSQL's own clock around each statement's planning and execution: CPU, and whatever the
- * statement waited for (a lock, a page from disk). What PostgreSQL spends outside them, per round trip (reading the
- * protocol, {@code BEGIN}, sending the rows back) and per commit, is the rest of its CPU.
+ * statement waited for (a lock, a page from disk). {@code BEGIN} and {@code COMMIT} are statements here too (utility
+ * statements, which pg_stat_statements tracks), two per transaction; the commit itself, with its WAL flush, happens
+ * after {@code COMMIT}'s timed part. What PostgreSQL spends outside the timed parts, per round trip (reading the
+ * protocol, sending the rows back) and per commit, is the rest of its CPU.
  */
 final class DatabaseStatements {
 
