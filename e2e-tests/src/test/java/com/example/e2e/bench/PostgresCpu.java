@@ -77,17 +77,21 @@ final class PostgresCpu {
         ticks.merge(REST, end.postmasterTicks() - start.postmasterTicks(), Long::sum);
         end.children().forEach((pid, child) -> {
             Child before = start.children().get(pid);
-            boolean same = before != null && before.category().equals(child.category()) && before.ticks() <= child.ticks();
-            ticks.merge(child.category(), child.ticks() - (same ? before.ticks() : 0), Long::sum);
+            ticks.merge(child.category(), child.ticks() - (lived(before, child) ? before.ticks() : 0), Long::sum);
         });
         start.children().forEach((pid, child) -> {
-            Child after = end.children().get(pid);
-            if (after == null || !after.category().equals(child.category()) || after.ticks() < child.ticks()) {
+            if (!lived(child, end.children().get(pid))) {
                 // Ended (its pid perhaps taken by a new process since).
                 ticks.merge(REST, -child.ticks(), Long::sum);
             }
         });
         return ticks;
+    }
+
+    /** Whether the process of the first reading is the one of the later reading, with the same pid. */
+    private static boolean lived(Child before, Child after) {
+        return before != null && after != null && before.category().equals(after.category())
+                && before.ticks() <= after.ticks();
     }
 
     /** The category of a PostgreSQL process by its title; {@link #REST} for anything not recognised. */

@@ -18,6 +18,9 @@ import reactor.core.publisher.Mono;
 @Repository
 public class AssessmentRepository {
 
+    /** An assessment's columns, as {@link #assessment} reads them. */
+    private static final String COLUMNS = "order_id, user_id, units, decision, reasons, order_occurred_at";
+
     private final DatabaseClient db;
 
     AssessmentRepository(DatabaseClient db) {
@@ -86,7 +89,7 @@ public class AssessmentRepository {
                 insert into assessments (order_id, user_id, units, decision, reasons, order_occurred_at)
                 values (:orderId, :userId, :units, :decision, :reasons, :occurredAt)
                 on conflict (order_id) do nothing
-                returning order_id, user_id, units, decision, reasons, order_occurred_at""")
+                returning\s""" + COLUMNS)
                 .bind("orderId", assessment.orderId())
                 .bind("userId", assessment.userId())
                 .bind("units", assessment.units())
@@ -98,9 +101,7 @@ public class AssessmentRepository {
     }
 
     public Mono<Assessment> find(long orderId) {
-        return db.sql("""
-                select order_id, user_id, units, decision, reasons, order_occurred_at
-                from assessments where order_id = :orderId""")
+        return db.sql("select " + COLUMNS + " from assessments where order_id = :orderId")
                 .bind("orderId", orderId)
                 .map(AssessmentRepository::assessment)
                 .one();
