@@ -12,13 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.NoTransactionException;
 import org.springframework.transaction.reactive.TransactionSynchronization;
 import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 
 import com.example.events.DomainEvent;
 import com.example.events.OrderCancelled;
 import com.example.events.PaymentRequested;
+import com.example.messaging.inbox.LockAhead;
 import com.example.messaging.inbox.PoisonMessageException;
 import com.example.order.OrderStateMachine.State;
 import com.example.order.OrderStateMachine.Transition;
@@ -74,7 +74,7 @@ public class OrderSaga {
     }
 
     /**
-     * Before a batch of replies is applied ({@link com.example.messaging.inbox.LockAhead}): locks the rows of all
+     * Before a batch of replies is applied ({@link LockAhead}): locks the rows of all
      * their orders in one statement, in ascending order of their ids, and keeps what it read as a resource of the
      * batch's transaction. Each reply of the batch then starts from its order as the replies before it left it, with
      * no statement of its own: what they did is written in one statement when the transaction commits (a
@@ -103,9 +103,7 @@ public class OrderSaga {
 
     /** The batch this reply belongs to; empty for a reply applied on its own. */
     private static Mono<Batch> readAhead() {
-        return TransactionSynchronizationManager.forCurrentTransaction()
-                .mapNotNull(transaction -> (Batch) transaction.getResource(Batch.class))
-                .onErrorResume(NoTransactionException.class, e -> Mono.empty());
+        return LockAhead.kept(Batch.class);
     }
 
     private Flux<DomainEvent> apply(Order order, DomainEvent reply, StepReply stepReply, Batch batch) {

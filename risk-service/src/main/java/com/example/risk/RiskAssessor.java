@@ -8,13 +8,12 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.NoTransactionException;
-import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 
 import com.example.events.OrderCreated;
 import com.example.events.RiskApproved;
 import com.example.events.RiskEvent;
 import com.example.events.RiskRejected;
+import com.example.messaging.inbox.LockAhead;
 import com.example.risk.persistence.AssessmentRepository;
 
 import reactor.core.publisher.Mono;
@@ -62,17 +61,12 @@ public class RiskAssessor {
         if (users.isEmpty()) {
             return Mono.empty();
         }
-        return TransactionSynchronizationManager.forCurrentTransaction()
-                .flatMap(transaction -> assessments.lockUsers(users)
-                        .then(Mono.<Void>fromRunnable(() -> transaction.bindResource(LockedUsers.class,
-                                new LockedUsers(users)))));
+        return assessments.lockUsers(users).then(LockAhead.keep(LockedUsers.class, new LockedUsers(users)));
     }
 
     /** The user's lock, unless this transaction's batch took it ahead. */
     private Mono<Void> lock(long userId) {
-        return TransactionSynchronizationManager.forCurrentTransaction()
-                .mapNotNull(transaction -> (LockedUsers) transaction.getResource(LockedUsers.class))
-                .onErrorResume(NoTransactionException.class, e -> Mono.empty())
+        return LockAhead.kept(LockedUsers.class)
                 .filter(locked -> locked.userIds().contains(userId))
                 .hasElement()
                 .flatMap(lockedAhead -> lockedAhead ? Mono.<Void>empty() : assessments.lockUser(userId));

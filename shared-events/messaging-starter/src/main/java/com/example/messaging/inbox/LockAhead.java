@@ -2,6 +2,9 @@ package com.example.messaging.inbox;
 
 import java.util.List;
 
+import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
+
 import com.example.events.DomainEvent;
 
 import reactor.core.publisher.Mono;
@@ -16,8 +19,7 @@ import reactor.core.publisher.Mono;
  * <p>It locks, in one fixed order, the rows the events' effects will lock, so that two batches in flight at once (two
  * consumers of a queue, two instances of the service) queue for those rows instead of taking them in opposite orders
  * and waiting for each other until PostgreSQL's deadlock detection ends one. It may read what it locks and keep it
- * for the effects, as a resource of the transaction
- * ({@link org.springframework.transaction.reactive.TransactionSynchronizationManager#bindResource}): the rows stay
+ * for the effects, as a resource of the transaction ({@link #keep}, found again with {@link #kept}): the rows stay
  * locked until the batch commits, so nobody else changes them meanwhile, and the resource ends with the transaction.
  *
  * <p>A service without one locks nothing ahead: the inbox applies a batch's events in ascending order of their orders,
@@ -33,5 +35,25 @@ public interface LockAhead {
     /** Locks nothing ahead. */
     static LockAhead nothing() {
         return events -> Mono.empty();
+    }
+
+    /**
+     * Keeps {@code resource}, what a lock-ahead locked or read, in the current transaction under {@code key}, for the
+     * batch's effects to find with {@link #kept}; it ends with the transaction. Fails outside a transaction.
+     */
+    static <T> Mono<Void> keep(Class<T> key, T resource) {
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .doOnNext(transaction -> transaction.bindResource(key, resource))
+                .then();
+    }
+
+    /**
+     * What the lock-ahead of the current transaction's batch kept under {@code key}; empty for an event applied on
+     * its own (no lock-ahead ran in its transaction) and outside any transaction.
+     */
+    static <T> Mono<T> kept(Class<T> key) {
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .mapNotNull(transaction -> key.cast(transaction.getResource(key)))
+                .onErrorResume(NoTransactionException.class, e -> Mono.empty());
     }
 }

@@ -272,6 +272,42 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(lockedAheadFor).containsExactlyInAnyOrder(List.of(one.orderId()), List.of(other.orderId()));
     }
 
+    /**
+     * What a lock-ahead keeps in the batch's transaction ({@link LockAhead#keep}) is there for each effect of that batch
+     * ({@link LockAhead#kept}), and only in that transaction: an event applied on its own, in a transaction of its
+     * own, finds nothing.
+     */
+    @Test
+    void whatALockAheadKeepsIsFoundByTheEffectsOfItsBatchOnly() {
+        OrderCreated one = newOrder();
+        OrderCreated other = newOrder();
+        OrderCreated alone = newOrder();
+        InboxTransaction transaction = transaction(Optional.empty(), events -> LockAhead.keep(LockedAhead.class,
+                new LockedAhead(events.stream().map(DomainEvent::orderId).toList())));
+        List<String> found = Collections.synchronizedList(new ArrayList<>());
+        EventHandler<OrderCreated> finding = EventHandler.of(OrderCreated.class, order -> LockAhead
+                .kept(LockedAhead.class)
+                .map(kept -> order.orderId() + " found " + kept.orderIds())
+                .defaultIfEmpty(order.orderId() + " found nothing")
+                .doOnNext(found::add)
+                .then(count(order.orderId()))
+                .then(Mono.<DomainEvent>empty()));
+
+        assertThat(transaction.applyAll(List.of(event(other), event(one)), List.of(finding, finding)).block(PATIENCE))
+                .containsExactly(true, true);
+        assertThat(transaction.apply(event(alone), finding).block(PATIENCE)).isTrue();
+
+        List<Long> batch = List.of(one.orderId(), other.orderId());
+        assertThat(found).containsExactly(one.orderId() + " found " + batch, other.orderId() + " found " + batch,
+                alone.orderId() + " found nothing");
+        assertThat(LockAhead.kept(LockedAhead.class).blockOptional(PATIENCE)).as("outside any transaction").isEmpty();
+        assertThat(List.of(one, other, alone)).allSatisfy(order -> assertThat(applied(order.orderId())).isEqualTo(1));
+    }
+
+    /** What the lock-ahead of {@link #whatALockAheadKeepsIsFoundByTheEffectsOfItsBatchOnly} keeps. */
+    private record LockedAhead(List<Long> orderIds) {
+    }
+
     /** Each event counts its own order, waits, then counts the other of the two. */
     private EventHandler<OrderCreated> crossing(OrderCreated one, OrderCreated other) {
         return EventHandler.of(OrderCreated.class, order -> count(order.orderId())
