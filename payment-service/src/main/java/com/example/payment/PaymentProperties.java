@@ -83,10 +83,14 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      * @param backoff       the pause before asking the provider again about a payment whose outcome is unknown
      * @param statsInterval how often the payment gauges are refreshed from the database
      * @param drainTimeout  how long stopping waits for the round in flight
+     * @param recordTogether whether the outcomes that arrive while one is being recorded are then recorded
+     *                       together, in one statement ({@link MoveRecorder}), rather than each in its own (false: a
+     *                       switch for measuring what it saves)
      */
     public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("16") int batchSize,
             @DefaultValue("1s") Duration leaseMargin, @DefaultValue Backoff backoff,
-            @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout) {
+            @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout,
+            @DefaultValue("true") boolean recordTogether) {
 
         public Worker {
             requirePositive(pollInterval, "payment.worker.poll-interval");

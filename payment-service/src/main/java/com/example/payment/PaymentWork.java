@@ -16,6 +16,7 @@ import com.example.messaging.support.Backoff;
 import com.example.payment.PaymentStateMachine.Transition;
 import com.example.payment.persistence.PaymentRepository;
 import com.example.payment.persistence.PaymentRepository.Claimed;
+import com.example.payment.persistence.PaymentRepository.Move;
 import com.example.payment.provider.ChargeOutcome;
 import com.example.payment.provider.ProviderClient;
 import com.example.payment.provider.RefundOutcome;
@@ -53,6 +54,7 @@ class PaymentWork {
     private static final Logger log = LoggerFactory.getLogger(PaymentWork.class);
 
     private final PaymentRepository payments;
+    private final MoveRecorder recorder;
     private final ProviderClient provider;
     private final CrashPoints crashPoints;
     private final WorkerWakeUps wakeUps;
@@ -60,9 +62,10 @@ class PaymentWork {
     private final int maxAttempts;
     private final Counter refundConflicts;
 
-    PaymentWork(PaymentRepository payments, ProviderClient provider, CrashPoints crashPoints, WorkerWakeUps wakeUps,
-            PaymentProperties properties, MeterRegistry meters) {
+    PaymentWork(PaymentRepository payments, MoveRecorder recorder, ProviderClient provider, CrashPoints crashPoints,
+            WorkerWakeUps wakeUps, PaymentProperties properties, MeterRegistry meters) {
         this.payments = payments;
+        this.recorder = recorder;
         this.provider = provider;
         this.crashPoints = crashPoints;
         this.wakeUps = wakeUps;
@@ -183,13 +186,13 @@ class PaymentWork {
     }
 
     /**
-     * Records a transition and the event that announces it in one statement ({@link PaymentRepository#moveAndAnnounce}):
-     * both commit, or neither. Emits the moved payment, or nothing when the payment had moved already (another
+     * Records a transition and the event that announces it in one statement, with the other outcomes that arrive
+     * meanwhile ({@link MoveRecorder}): both commit, or neither. Emits the moved payment, or nothing when the payment had moved already (another
      * instance recorded the same outcome first): then no event either.
      */
     private Mono<Payment> move(Payment payment, Transition transition, String chargeId, String refundId,
             String failureReason, DomainEvent announcement) {
-        return payments.moveAndAnnounce(payment.orderId(), transition, chargeId, refundId, failureReason, announcement)
+        return recorder.record(new Move(payment.orderId(), transition, chargeId, refundId, failureReason, announcement))
                 .doOnNext(moved -> log.info("Payment of order {}: {} -> {}", moved.orderId(), transition.from(),
                         transition.to()))
                 .switchIfEmpty(Mono.fromRunnable(() -> log.debug("Payment of order {} was no longer {}: {} not "

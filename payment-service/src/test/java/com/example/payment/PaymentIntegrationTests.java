@@ -37,6 +37,8 @@ import com.example.events.PaymentFailed;
 import com.example.events.PaymentRefunded;
 import com.example.events.PaymentRequested;
 import com.example.events.PaymentSucceeded;
+import com.example.payment.PaymentStateMachine.Transition;
+import com.example.payment.persistence.PaymentRepository.Move;
 import com.example.payment.provider.ProviderClient;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
@@ -44,6 +46,9 @@ import com.example.testsupport.OpenApiValidation;
 import com.example.testsupport.TestEvents;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -83,6 +88,9 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
 
     @Autowired
     WorkerWakeUps wakeUps;
+
+    @Autowired
+    MoveRecorder recorder;
 
     private final ProviderSimulator provider = ProviderSimulator.get();
 
@@ -327,6 +335,92 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
         assertThat(reply(orderId, PaymentFailed.class).reason()).isEqualTo("provider unavailable");
         assertThat(provider.chargesWithReference("order-" + orderId)).isEmpty();
         assertThat(payment(orderId)).containsEntry("status", "FAILED");
+    }
+
+    /**
+     * Outcomes that arrive while one is being recorded wait for it and are then recorded together, in one statement,
+     * each payment with its own event; a payment someone else moved first stays as it is, without an event.
+     */
+    @Test
+    void outcomesThatArriveTogetherAreRecordedTogetherEachWithItsOwnEvent() {
+        List<Long> processing = IntStream.range(0, 6).mapToObj(i -> processingPayment()).toList();
+        long movedBefore = processingPayment();
+        database.execute("update payments set status = 'SUCCEEDED', charge_id = 'ch-before' where order_id = ?",
+                movedBefore);
+        double statementsBefore = perStatement().count();
+        double transitionsBefore = perStatement().totalAmount();
+
+        List<Long> moved = Flux.fromIterable(processing).concatWith(Mono.just(movedBefore))
+                .flatMap(orderId -> recorder.record(charged(orderId, "ch-" + orderId)))
+                .map(Payment::orderId)
+                .collectList()
+                .block(PATIENCE);
+
+        assertThat(moved).containsExactlyInAnyOrderElementsOf(processing);
+        assertThat(processing).allSatisfy(orderId -> {
+            assertThat(payment(orderId)).containsEntry("status", "SUCCEEDED").containsEntry("charge_id", "ch-" + orderId)
+                    .containsEntry("attempts", 0);
+            assertThat(database.replies(orderId)).containsExactly("PaymentSucceeded");
+            assertThat(reply(orderId, PaymentSucceeded.class).chargeId()).isEqualTo("ch-" + orderId);
+        });
+        assertThat(payment(movedBefore)).containsEntry("charge_id", "ch-before");
+        assertThat(database.replies(movedBefore)).isEmpty();
+        assertThat(perStatement().totalAmount() - transitionsBefore).as("transitions recorded").isEqualTo(7);
+        assertThat(perStatement().count() - statementsBefore).as("statements that recorded them")
+                .isBetween(2.0, 6.0);
+    }
+
+    /**
+     * A transition the database refuses (a charge without its charge id) fails its batch's statement; the batch's
+     * transitions are then recorded one at a time, so that only that one fails.
+     */
+    @Test
+    void aTransitionThatCannotBeRecordedFailsAloneAndTheRestOfItsBatchIsRecorded() {
+        long first = processingPayment();
+        long refused = processingPayment();
+        long last = processingPayment();
+        double statementsBefore = perStatement().count();
+        double transitionsBefore = perStatement().totalAmount();
+
+        // The event has the charge id; the transition leaves it out, and the payment cannot be SUCCEEDED without it.
+        Move withoutChargeId = new Move(refused, Transition.CHARGED, null, null, null,
+                new PaymentSucceeded(UUID.randomUUID(), refused, 1200L, "ch-refused", Instant.now()));
+
+        List<String> outcomes = Flux.just(charged(first, "ch-first"), withoutChargeId, charged(last, "ch-last"))
+                .flatMapSequential(move -> recorder.record(move)
+                        .map(payment -> payment.orderId() + " " + payment.status())
+                        .onErrorResume(failure -> Mono.just(move.orderId() + " failed: " + failure.getMessage())))
+                .collectList()
+                .block(PATIENCE);
+
+        assertThat(outcomes).hasSize(3);
+        assertThat(outcomes.get(0)).isEqualTo(first + " SUCCEEDED");
+        assertThat(outcomes.get(1)).startsWith(refused + " failed: ").contains("payments_charged_have_charge_id");
+        assertThat(outcomes.get(2)).isEqualTo(last + " SUCCEEDED");
+        assertThat(payment(refused)).containsEntry("status", "PROCESSING");
+        assertThat(database.replies(refused)).isEmpty();
+        assertThat(database.replies(last)).containsExactly("PaymentSucceeded");
+        // The first alone; the other two together, refused, then each alone: 5 transitions in 4 statements.
+        assertThat(perStatement().totalAmount() - transitionsBefore).isEqualTo(5);
+        assertThat(perStatement().count() - statementsBefore).isEqualTo(4);
+    }
+
+    /** A PROCESSING payment the worker leaves alone for an hour; its order id. */
+    private long processingPayment() {
+        long orderId = ORDERS.incrementAndGet();
+        database.execute("insert into payments (order_id, user_id, amount_cents, status, charge_key, next_attempt_at) "
+                + "values (?, 7, 1200, 'PROCESSING', ?, now() + interval '1 hour')", orderId,
+                "payment-" + orderId + "-charge");
+        return orderId;
+    }
+
+    private static Move charged(long orderId, String chargeId) {
+        return new Move(orderId, Transition.CHARGED, chargeId, null, null,
+                new PaymentSucceeded(UUID.randomUUID(), orderId, 1200L, chargeId, Instant.now()));
+    }
+
+    private DistributionSummary perStatement() {
+        return meters.get(MoveRecorder.PER_STATEMENT).summary();
     }
 
     /** A request the contract forbids (amount 0: order-service needs no payment then) is poison, not a payment. */

@@ -3,8 +3,12 @@ package com.example.payment.persistence;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -67,6 +71,31 @@ public class PaymentRepository {
                 updated_at = now()
             where order_id = :orderId and status = :from
             returning\s""" + COLUMNS;
+
+    /**
+     * Several {@link Transition}s, each guarded by its {@code from} status (see {@link #moveAllAndAnnounce}). The rows
+     * are locked first, in ascending order of their order ids: the inbox locks the payments of a batch in that order
+     * too, so the two can queue for rows but never wait for each other.
+     */
+    private static final String MOVE_ALL = """
+            locked as materialized (
+                select order_id from payments where order_id = any(:orderIds::bigint[]) order by order_id for update),
+            moved as (
+                update payments p
+                set status = m.to_status,
+                    charge_id = coalesce(m.charge_id, p.charge_id),
+                    refund_id = coalesce(m.refund_id, p.refund_id),
+                    failure_reason = coalesce(m.failure_reason, p.failure_reason),
+                    attempts = 0,
+                    next_attempt_at = now(),
+                    updated_at = now()
+                from unnest(:orderIds::bigint[], :froms::text[], :tos::text[], :chargeIds::text[], :refundIds::text[],
+                            :failureReasons::text[]) as m (order_id, from_status, to_status, charge_id, refund_id,
+                                                           failure_reason)
+                join locked on locked.order_id = m.order_id
+                where p.order_id = m.order_id and p.status = m.from_status
+                returning\s""" + Arrays.stream(COLUMNS.split(",")).map(column -> "p." + column.strip())
+            .collect(Collectors.joining(", ")) + ")";
 
     private final DatabaseClient db;
     private final OutboxWriter outbox;
@@ -140,17 +169,47 @@ public class PaymentRepository {
     }
 
     /**
+     * A transition to record with the event that announces it: the payment of {@code orderId} moves along
+     * {@code transition} if it is still in its {@code from} status, setting the given ids and reason (null leaves a
+     * column as it is), as {@link #move} does. The event's {@code order_id} is the payment's.
+     */
+    public record Move(long orderId, Transition transition, String chargeId, String refundId, String failureReason,
+            DomainEvent announcement) {
+    }
+
+    /**
      * {@link #move}, and the event that announces it appended to the outbox, in one statement: run outside a
      * transaction, both commit in one round trip, or neither. When the payment had moved already (someone else
-     * recorded the same outcome first), nothing is written, the event neither, and nothing is emitted. The event's
-     * {@code order_id} is the moved payment's.
+     * recorded the same outcome first), nothing is written, the event neither, and nothing is emitted.
      */
-    public Mono<Payment> moveAndAnnounce(long orderId, Transition transition, String chargeId, String refundId,
-            String failureReason, DomainEvent announcement) {
+    public Mono<Payment> moveAndAnnounce(Move move) {
         DatabaseClient.GenericExecuteSpec statement = outbox.appendWith("moved as (" + MOVE + ")", "moved", "order_id",
-                "order_id", OutboundEvent.of(announcement));
-        return bindMove(statement, orderId, transition, chargeId, refundId, failureReason)
+                "order_id", OutboundEvent.of(move.announcement()));
+        return bindMove(statement, move.orderId(), move.transition(), move.chargeId(), move.refundId(),
+                move.failureReason())
                 .map(PaymentRepository::payment).one();
+    }
+
+    /**
+     * {@link #moveAndAnnounce} for several payments, in one statement and one round trip, atomic on its own: each
+     * payment still in its transition's {@code from} status moves and its event is appended; a payment someone else
+     * moved first stays as it is, without an event. Emits the payments it moved. At most one move per payment.
+     */
+    public Flux<Payment> moveAllAndAnnounce(List<Move> moves) {
+        Map<String, OutboundEvent> announcements = new LinkedHashMap<>();
+        moves.forEach(move -> announcements.put(Long.toString(move.orderId()), OutboundEvent.of(move.announcement())));
+        if (announcements.size() != moves.size()) {
+            return Flux.error(new IllegalArgumentException("more than one move for a payment: " + moves));
+        }
+        return outbox.appendEachWith(MOVE_ALL, "moved", "order_id", announcements)
+                .bind("orderIds", moves.stream().map(Move::orderId).toArray(Long[]::new))
+                .bind("froms", moves.stream().map(move -> move.transition().from().name()).toArray(String[]::new))
+                .bind("tos", moves.stream().map(move -> move.transition().to().name()).toArray(String[]::new))
+                .bind("chargeIds", moves.stream().map(Move::chargeId).toArray(String[]::new))
+                .bind("refundIds", moves.stream().map(Move::refundId).toArray(String[]::new))
+                .bind("failureReasons", moves.stream().map(Move::failureReason).toArray(String[]::new))
+                .map(PaymentRepository::payment)
+                .all();
     }
 
     private static DatabaseClient.GenericExecuteSpec bindMove(DatabaseClient.GenericExecuteSpec statement,

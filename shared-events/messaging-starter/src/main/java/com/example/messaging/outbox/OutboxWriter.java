@@ -1,6 +1,7 @@
 package com.example.messaging.outbox;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -38,8 +39,9 @@ public final class OutboxWriter {
             with appended as (
                 insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
                 select id, aggregate_type, aggregate_id, event_type, exchange, payload::jsonb, traceparent
-                  from unnest(:ids::uuid[], :aggregateTypes::text[], :aggregateIds::text[], :eventTypes::text[],
-                              :exchanges::text[], :payloads::text[], :traceparents::text[])
+                  from unnest(:outboxIds::uuid[], :outboxAggregateTypes::text[], :outboxAggregateIds::text[],
+                              :outboxEventTypes::text[], :outboxExchanges::text[], :outboxPayloads::text[],
+                              :outboxTraceparents::text[])
                        with ordinality as event (id, aggregate_type, aggregate_id, event_type, exchange, payload,
                                                  traceparent, position)
                  order by position
@@ -60,6 +62,31 @@ public final class OutboxWriter {
                 select :outboxId, :outboxAggregateType, %2$s.%3$s::text, :outboxEventType, :outboxExchange,
                        jsonb_set(:outboxPayload::jsonb, :outboxIdPath::text[], to_jsonb(%2$s.%3$s)), :outboxTraceparent
                   from %2$s
+                returning exchange)
+            select %2$s.*
+              from %2$s
+             cross join (select count(pg_notify('%4$s', exchange)) as notified
+                           from (select distinct exchange from outbox_appended) as exchanges) as notification""";
+
+    /**
+     * The caller's {@code WITH} steps, then for each row of their step {@code source} the outbox row of the event given
+     * under that row's key (its column {@code keyColumn} as text), in the order the events are given, then one
+     * notification per exchange, as {@link #APPEND_WITH}. Events whose key no row of {@code source} has are not
+     * written.
+     */
+    private static final String APPEND_EACH_WITH = """
+            with %1$s,
+            outbox_appended as (
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
+                select event.id, event.aggregate_type, event.aggregate_id, event.event_type, event.exchange,
+                       event.payload::jsonb, event.traceparent
+                  from unnest(:outboxKeys::text[], :outboxIds::uuid[], :outboxAggregateTypes::text[],
+                              :outboxAggregateIds::text[], :outboxEventTypes::text[], :outboxExchanges::text[],
+                              :outboxPayloads::text[], :outboxTraceparents::text[])
+                       with ordinality as event (key, id, aggregate_type, aggregate_id, event_type, exchange, payload,
+                                                 traceparent, position)
+                  join %2$s on %2$s.%3$s::text = event.key
+                 order by event.position
                 returning exchange)
             select %2$s.*
               from %2$s
@@ -109,6 +136,27 @@ public final class OutboxWriter {
                 .bind("outboxIdPath", new String[] { idField });
     }
 
+    /**
+     * Appends events in the caller's own statement, each for one of the rows its step {@code source} returns, as
+     * {@link #appendWith} does for one: an event goes in under its key, and is written only if {@code source} returns
+     * a row whose column {@code keyColumn}, as text, is that key (a row the caller's guarded update did not change
+     * announces nothing). The events keep their own aggregate ids; at most one row of {@code source} may have a key.
+     * The statement answers {@code source}'s rows; the caller binds its own parameters (none of them named
+     * {@code outbox...}) and maps the rows.
+     *
+     * @param steps     the caller's {@code WITH} steps, without the {@code WITH}, one of them named {@code source}
+     * @param source    the step returning the rows the events announce
+     * @param keyColumn the column of {@code source} an event's key names a row by
+     * @param events    the events by key, written in this map's iteration order
+     */
+    public DatabaseClient.GenericExecuteSpec appendEachWith(String steps, String source, String keyColumn,
+            Map<String, OutboundEvent> events) {
+        List<Map.Entry<String, OutboundEvent>> entries = List.copyOf(events.entrySet());
+        return bindEvents(db.sql(APPEND_EACH_WITH.formatted(steps, source, keyColumn, CHANNEL)),
+                entries.stream().map(Map.Entry::getValue).toList())
+                .bind("outboxKeys", entries.stream().map(Map.Entry::getKey).toArray(String[]::new));
+    }
+
     /** The event's fields {@link #append} and {@link #appendWith} both bind; the payload each binds its own way. */
     private static DatabaseClient.GenericExecuteSpec bindEvent(DatabaseClient.GenericExecuteSpec statement,
             OutboundEvent event) {
@@ -132,14 +180,19 @@ public final class OutboxWriter {
         if (events.size() == 1) {
             return append(events.get(0));
         }
-        return db.sql(APPEND_ALL)
-                .bind("ids", events.stream().map(OutboundEvent::id).toArray(UUID[]::new))
-                .bind("aggregateTypes", events.stream().map(OutboundEvent::aggregateType).toArray(String[]::new))
-                .bind("aggregateIds", events.stream().map(OutboundEvent::aggregateId).toArray(String[]::new))
-                .bind("eventTypes", events.stream().map(OutboundEvent::type).toArray(String[]::new))
-                .bind("exchanges", events.stream().map(OutboundEvent::destination).toArray(String[]::new))
-                .bind("payloads", events.stream().map(OutboundEvent::payload).toArray(String[]::new))
-                .bind("traceparents", events.stream().map(OutboundEvent::traceparent).toArray(String[]::new))
-                .then();
+        return bindEvents(db.sql(APPEND_ALL), events).then();
+    }
+
+    /** The fields of several events, as arrays in the order given, for a statement that unnests them. */
+    private static DatabaseClient.GenericExecuteSpec bindEvents(DatabaseClient.GenericExecuteSpec statement,
+            List<OutboundEvent> events) {
+        return statement
+                .bind("outboxIds", events.stream().map(OutboundEvent::id).toArray(UUID[]::new))
+                .bind("outboxAggregateTypes", events.stream().map(OutboundEvent::aggregateType).toArray(String[]::new))
+                .bind("outboxAggregateIds", events.stream().map(OutboundEvent::aggregateId).toArray(String[]::new))
+                .bind("outboxEventTypes", events.stream().map(OutboundEvent::type).toArray(String[]::new))
+                .bind("outboxExchanges", events.stream().map(OutboundEvent::destination).toArray(String[]::new))
+                .bind("outboxPayloads", events.stream().map(OutboundEvent::payload).toArray(String[]::new))
+                .bind("outboxTraceparents", events.stream().map(OutboundEvent::traceparent).toArray(String[]::new));
     }
 }
