@@ -94,6 +94,11 @@ final class Levers {
                             + "row in a statement of its own, where now a batch writes all of them in one, just before "
                             + "it commits",
                     Map.of("orders.replies.write-behind", "false"), List.of(), List.of("order-service")),
+            new Lever("payment-record=alone",
+                    "payment-service's worker records each outcome in a statement of its own "
+                            + "(payment.worker.record-together=false), as before the twenty-first round, where now the "
+                            + "outcomes that arrive while one is being recorded are recorded together, in one statement",
+                    Map.of("payment.worker.record-together", "false"), List.of(), List.of("payment-service")),
             new Lever("netty-leak-detection=simple",
                     "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
                             + "records its stack, so that a buffer never released can be reported",
