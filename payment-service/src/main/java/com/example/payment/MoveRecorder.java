@@ -100,10 +100,10 @@ class MoveRecorder {
     private List<Pending> next() {
         synchronized (waiting) {
             List<Pending> batch = new ArrayList<>();
-            Set<Long> payments = new HashSet<>();
+            Set<Long> orders = new HashSet<>();
             for (Iterator<Pending> pending = waiting.iterator(); pending.hasNext() && batch.size() < batchSize;) {
                 Pending next = pending.next();
-                if (payments.add(next.move().orderId())) {
+                if (orders.add(next.move().orderId())) {
                     batch.add(next);
                     pending.remove();
                 }
