@@ -187,8 +187,8 @@ class PaymentWork {
 
     /**
      * Records a transition and the event that announces it in one statement, with the other outcomes that arrive
-     * meanwhile ({@link MoveRecorder}): both commit, or neither. Emits the moved payment, or nothing when the payment had moved already (another
-     * instance recorded the same outcome first): then no event either.
+     * meanwhile ({@link MoveRecorder}): both commit, or neither. Emits the moved payment, or nothing when the payment
+     * had moved already (another instance recorded the same outcome first): then no event either.
      */
     private Mono<Payment> move(Payment payment, Transition transition, String chargeId, String refundId,
             String failureReason, DomainEvent announcement) {
