@@ -75,10 +75,10 @@ public class OrderSaga {
 
     /**
      * Before a batch of replies is applied ({@link LockAhead}): locks the rows of all their orders in one statement,
-     * in ascending order of their ids, and keeps what it read as a resource of the batch's transaction. Each reply of the batch then starts from its order as the replies before it left it, with
-     * no statement of its own: what they did is written in one statement when the transaction commits (a
-     * {@link TransactionSynchronization#beforeCommit}, on the batch's connection, inside its transaction; if that
-     * statement fails the whole batch rolls back).
+     * in ascending order of their ids, and keeps what it read as a resource of the batch's transaction. Each reply of
+     * the batch then starts from its order as the replies before it left it, with no statement of its own: what they
+     * did is written in one statement when the transaction commits (a {@link TransactionSynchronization#beforeCommit},
+     * on the batch's connection, inside its transaction; if that statement fails the whole batch rolls back).
      */
     public Mono<Void> lockAhead(List<DomainEvent> replies) {
         List<Long> orderIds = replies.stream().map(DomainEvent::orderId).distinct().toList();
