@@ -78,17 +78,19 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      *                      when one this instance left for later is due again): for the payments of other instances,
      *                      including those that crashed, and any wake-up that was lost
      * @param batchSize     payments claimed, and worked on concurrently, per round
+     * @param concurrentRounds rounds that may run at the same time: while the provider answers one round's calls,
+     *                      payments asked for meanwhile are claimed by another (1: one round at a time)
      * @param leaseMargin   added to the longest an attempt can take: how long a claimed payment is left to the
      *                      instance that claimed it before another may take it up
      * @param backoff       the pause before asking the provider again about a payment whose outcome is unknown
      * @param statsInterval how often the payment gauges are refreshed from the database
-     * @param drainTimeout  how long stopping waits for the round in flight
+     * @param drainTimeout  how long stopping waits for the rounds in flight
      * @param recordTogether whether the outcomes that arrive while one is being recorded are then recorded
      *                       together, in one statement ({@link MoveRecorder}), rather than each in its own (false: a
      *                       switch for measuring what it saves)
      */
     public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("16") int batchSize,
-            @DefaultValue("1s") Duration leaseMargin, @DefaultValue Backoff backoff,
+            @DefaultValue("2") int concurrentRounds, @DefaultValue("1s") Duration leaseMargin, @DefaultValue Backoff backoff,
             @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout,
             @DefaultValue("true") boolean recordTogether) {
 
@@ -99,6 +101,9 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
             requirePositive(drainTimeout, "payment.worker.drain-timeout");
             if (batchSize < 1) {
                 throw new IllegalArgumentException("payment.worker.batch-size must be at least 1");
+            }
+            if (concurrentRounds < 1) {
+                throw new IllegalArgumentException("payment.worker.concurrent-rounds must be at least 1");
             }
         }
     }

@@ -3,6 +3,7 @@ package com.example.payment;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +23,13 @@ import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
- * Charges, reconciles and refunds payments for as long as the application runs: one round at a time, started by the
- * poll interval, by a wake-up ({@link WorkerWakeUps}), or by the previous round having claimed a full batch. A round
- * claims the payments whose work is due in one short statement and then works on them concurrently
- * ({@link PaymentWork}), outside any transaction while the provider is called.
+ * Charges, reconciles and refunds payments for as long as the application runs, in rounds started by the poll
+ * interval, by a wake-up ({@link WorkerWakeUps}), or by a round having claimed a full batch. A round claims the
+ * payments whose work is due in one short statement and then works on them concurrently ({@link PaymentWork}),
+ * outside any transaction while the provider is called. Up to {@link PaymentProperties.Worker#concurrentRounds()}
+ * rounds run at the same time, so that a payment asked for while the provider is still answering the round in flight
+ * is claimed at once by another, rather than waiting for the slowest call of that round; wake-ups that arrive while
+ * every round is busy collapse into one round after the first of them ends.
  *
  * <p>Any number of instances may run it. The claim skips rows locked by another instance (or by an event being
  * applied) and leases each claimed payment until its work must be over ({@link PaymentProperties#lease()}): another
@@ -45,8 +49,8 @@ class PaymentWorker implements SmartLifecycle {
     private final PaymentProperties.Worker settings;
     private final Duration lease;
     private final Object lifecycle = new Object();
+    private final AtomicInteger failuresInARow = new AtomicInteger();
     private Running running;
-    private int failuresInARow;
 
     PaymentWorker(PaymentRepository payments, PaymentWork work, PaymentMetrics metrics, WorkerWakeUps wakeUps,
             PaymentProperties properties) {
@@ -71,13 +75,15 @@ class PaymentWorker implements SmartLifecycle {
                             Flux.interval(Duration.ZERO, settings.pollInterval(), scheduler).onBackpressureDrop(),
                             wakeUps.asFlux())
                     .takeUntilOther(stopping.asMono())
-                    // Wake-ups that arrive during a round collapse into one round after it.
+                    // Wake-ups that arrive while every round is busy collapse into one round after the first ends.
                     .onBackpressureLatest();
             Disposable rounds = wakeUpCalls
-                    .concatMap(wakeUp -> round()
+                    // Concurrent rounds never claim the same payment: a claim skips the rows another one is claiming
+                    // and leases those it takes.
+                    .flatMap(wakeUp -> round()
                             // Cancelling abandons the calls in flight; their payments are reconciled after the lease.
                             .timeout(lease)
-                            .onErrorResume(this::failed), 1)
+                            .onErrorResume(this::failed), settings.concurrentRounds())
                     // Nothing above should end with an error; if something does, the worker must not just stop.
                     .retryWhen(Retry.fixedDelay(Long.MAX_VALUE, settings.pollInterval())
                             .doBeforeRetry(signal -> log.error("Payment worker wake-ups ended unexpectedly; restarting "
@@ -94,8 +100,8 @@ class PaymentWorker implements SmartLifecycle {
                             }), 1)
                     .subscribe();
             running = new Running(scheduler, stopping, rounds, statistics, drained);
-            log.info("Payment worker started: batches of {}, polling every {}, leases of {}", settings.batchSize(),
-                    settings.pollInterval(), lease);
+            log.info("Payment worker started: {} rounds at a time of up to {} payments each, polling every {}, "
+                    + "leases of {}", settings.concurrentRounds(), settings.batchSize(), settings.pollInterval(), lease);
         }
     }
 
@@ -118,9 +124,9 @@ class PaymentWorker implements SmartLifecycle {
     }
 
     private void succeeded(int claimed) {
-        if (failuresInARow > 0) {
-            log.info("Payment worker recovered after {} failed rounds", failuresInARow);
-            failuresInARow = 0;
+        int failedBefore = failuresInARow.getAndSet(0);
+        if (failedBefore > 0) {
+            log.info("Payment worker recovered after {} failed rounds", failedBefore);
         }
         if (claimed == settings.batchSize()) {
             // A full batch: more may be due. Keep going without waiting for the next poll.
@@ -129,13 +135,13 @@ class PaymentWorker implements SmartLifecycle {
     }
 
     private Mono<Integer> failed(Throwable e) {
-        failuresInARow++;
+        int inARow = failuresInARow.incrementAndGet();
         // The first failure and every hundredth: an outage of minutes should not flood the log.
-        if (failuresInARow == 1 || failuresInARow % 100 == 0) {
-            log.warn("Payment worker round failed ({} in a row), trying again at the next wake-up: {}",
-                    failuresInARow, Failures.describe(e));
+        if (inARow == 1 || inARow % 100 == 0) {
+            log.warn("Payment worker round failed ({} in a row), trying again at the next wake-up: {}", inARow,
+                    Failures.describe(e));
         } else {
-            log.debug("Payment worker round failed ({} in a row): {}", failuresInARow, Failures.describe(e));
+            log.debug("Payment worker round failed ({} in a row): {}", inARow, Failures.describe(e));
         }
         return Mono.empty();
     }
@@ -154,8 +160,8 @@ class PaymentWorker implements SmartLifecycle {
         current.statistics().dispose();
         try {
             if (!current.drained().await(settings.drainTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("Payment worker round still running after {}; abandoning it (its payments are taken up "
-                        + "again when their leases run out)", settings.drainTimeout());
+                log.warn("Payment worker rounds still running after {}; abandoning them (their payments are taken "
+                        + "up again when their leases run out)", settings.drainTimeout());
                 current.rounds().dispose();
             }
         } catch (InterruptedException e) {

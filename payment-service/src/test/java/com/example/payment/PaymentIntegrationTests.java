@@ -122,6 +122,33 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
                 .containsEntry("charge_id", succeeded.chargeId()).containsEntry("amount_cents", 2599L);
     }
 
+    /**
+     * A payment asked for while the provider is still answering a round's call is claimed at once by another round,
+     * not once that call is over: its charge starts while the first is still in flight.
+     */
+    @Test
+    void aPaymentAskedForWhileTheProviderAnswersARoundIsClaimedByAnotherAtOnce() {
+        PaymentRequested first = request(1100);
+        PaymentRequested second = request(1200);
+        // Every charge waits 1.5 s at the provider before it is made: within the service's 2 s timeout.
+        provider.faults(1500, 0, 0, 0);
+
+        broker.publish(first);
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(payment(first.orderId())).containsEntry("status", "PROCESSING"));
+        broker.publish(second);
+
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(payment(second.orderId())).containsEntry("status", "PROCESSING"));
+        assertThat(payment(first.orderId())).as("the first charge, still waiting for the provider")
+                .containsEntry("status", "PROCESSING");
+        assertThat(database.replies(first.orderId())).isEmpty();
+        assertThat(awaitReplies(first.orderId(), 1)).containsExactly("PaymentSucceeded");
+        assertThat(awaitReplies(second.orderId(), 1)).containsExactly("PaymentSucceeded");
+        onlyCharge(first.orderId());
+        onlyCharge(second.orderId());
+    }
+
     /** Copies race in two consumers; the relay may also publish the same request again under a new event id. */
     @Test
     void theSameRequestDeliveredFiveTimesAtOnceAndAgainUnderANewIdIsChargedOnce() {

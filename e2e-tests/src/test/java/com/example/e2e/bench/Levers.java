@@ -99,6 +99,11 @@ final class Levers {
                             + "(payment.worker.record-together=false), as before the twenty-first round, where now the "
                             + "outcomes that arrive while one is being recorded are recorded together, in one statement",
                     Map.of("payment.worker.record-together", "false"), List.of(), List.of("payment-service")),
+            new Lever("payment-rounds=1",
+                    "payment-service's worker runs one round at a time (payment.worker.concurrent-rounds=1), as before "
+                            + "the twenty-second round: a payment asked for while the provider answers a round's calls "
+                            + "waits for the slowest of them, where now a second round claims it at once",
+                    Map.of("payment.worker.concurrent-rounds", "1"), List.of(), List.of("payment-service")),
             new Lever("netty-leak-detection=simple",
                     "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
                             + "records its stack, so that a buffer never released can be reported",
