@@ -90,7 +90,8 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      *                       switch for measuring what it saves)
      */
     public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("16") int batchSize,
-            @DefaultValue("2") int concurrentRounds, @DefaultValue("1s") Duration leaseMargin, @DefaultValue Backoff backoff,
+            @DefaultValue("2") int concurrentRounds, @DefaultValue("1s") Duration leaseMargin,
+            @DefaultValue Backoff backoff,
             @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout,
             @DefaultValue("true") boolean recordTogether) {
 

@@ -101,7 +101,8 @@ class PaymentWorker implements SmartLifecycle {
                     .subscribe();
             running = new Running(scheduler, stopping, rounds, statistics, drained);
             log.info("Payment worker started: {} rounds at a time of up to {} payments each, polling every {}, "
-                    + "leases of {}", settings.concurrentRounds(), settings.batchSize(), settings.pollInterval(), lease);
+                    + "leases of {}", settings.concurrentRounds(), settings.batchSize(), settings.pollInterval(),
+                    lease);
         }
     }
 
