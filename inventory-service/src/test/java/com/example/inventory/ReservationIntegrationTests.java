@@ -1,6 +1,7 @@
 package com.example.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Instant;
@@ -14,9 +15,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
+import com.example.events.DomainEvent;
 import com.example.events.InventoryEvent;
 import com.example.events.InventoryRejected;
 import com.example.events.InventoryReserved;
@@ -25,6 +28,7 @@ import com.example.events.OrderCreated;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Reservations as order events drive them, against the real broker and database. */
@@ -41,6 +45,9 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
 
     @Autowired
     TransactionalOperator transactions;
+
+    @Autowired
+    DatabaseClient db;
 
     @Override
     protected String replyExchange() {
@@ -188,6 +195,111 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
         assertThat(lockedByTheBatch).containsExactly(a, b, c);
     }
 
+    /**
+     * A batch's orders are decided against the stock it locked ahead, each as the orders before it left it, and their
+     * reservations are written when the batch commits: none is in the database while the batch is being applied.
+     */
+    @Test
+    void aBatchDecidesEachOrderAgainstWhatTheOrdersBeforeItTookAndWritesThemWhenItCommits() {
+        long a = stock(3, 100);
+        long b = stock(1, 40);
+        List<OrderCreated> orders = List.of(order(a, a), order(a, b), order(a), order(b));
+
+        List<String> answers = transactions.transactional(applyAsBatch(orders, Flux.<DomainEvent>fromIterable(orders))
+                        .concatWith(Mono.defer(() -> db.sql("select count(*) from reservations where order_id = "
+                                        + "any(:ids::bigint[])")
+                                .bind("ids", ids(orders))
+                                .map(row -> "rows before commit: " + row.get(0, Long.class))
+                                .one())))
+                .collectList()
+                .block(PATIENCE);
+
+        assertThat(answers).containsExactly("InventoryReserved", "InventoryReserved", "InventoryRejected",
+                "InventoryRejected", "rows before commit: 0");
+        assertThat(stockOf(a)).containsExactly(0L, 3L);
+        assertThat(stockOf(b)).containsExactly(0L, 1L);
+        assertThat(reservation(orders.get(1).orderId())).containsEntry("status", "RESERVED")
+                .containsEntry("sku_ids", "{" + a + "," + b + "}").containsEntry("amount_cents", 140L);
+        assertThat(reservation(orders.get(2).orderId())).containsEntry("status", "REJECTED")
+                .containsEntry("reason", "insufficient stock for sku " + a + ": 1 requested, 0 available");
+        assertThat(reservation(orders.get(3).orderId())).containsEntry("status", "REJECTED");
+    }
+
+    /** An order and its cancel in one batch: its units go back before the next order of the batch is decided. */
+    @Test
+    void aCancelInTheBatchOfItsOrderGivesItsUnitsToTheOrdersAfterIt() {
+        long a = stock(1);
+        OrderCreated first = order(a);
+        OrderCreated second = order(a);
+
+        List<String> answers = applyAsBatch(List.of(first, second), first, cancel(first.orderId()), second);
+
+        assertThat(answers).containsExactly("InventoryReserved", "InventoryReleased", "InventoryReserved");
+        assertThat(stockOf(a)).containsExactly(0L, 1L);
+        assertThat(reservation(first.orderId())).containsEntry("status", "RELEASED")
+                .containsEntry("sku_ids", "{" + a + "}");
+        assertThat(reservation(second.orderId())).containsEntry("status", "RESERVED");
+    }
+
+    /** A cancel of a reservation committed before: the batch's later orders may take the units it gives back. */
+    @Test
+    void aCancelInABatchGivesUnitsReservedBeforeToTheBatchsLaterOrders() {
+        long a = stock(1);
+        OrderCreated earlier = order(a);
+        OrderCreated later = order(a);
+        assertThat(applyAsBatch(List.of(earlier), earlier)).containsExactly("InventoryReserved");
+
+        List<String> answers = applyAsBatch(List.of(later), cancel(earlier.orderId()), later);
+
+        assertThat(answers).containsExactly("InventoryReleased", "InventoryReserved");
+        assertThat(stockOf(a)).containsExactly(0L, 1L);
+        assertThat(reservation(earlier.orderId())).containsEntry("status", "RELEASED");
+    }
+
+    /** A cancel ahead of its order in one batch leaves a tombstone the order then finds, as across batches. */
+    @Test
+    void aCancelAheadOfItsOrderInOneBatchLeavesATombstoneTheOrderFinds() {
+        long a = stock(5);
+        OrderCreated order = order(a);
+
+        List<String> answers = applyAsBatch(List.of(order), cancel(order.orderId()), order);
+
+        assertThat(answers).containsExactly("InventoryReleased", "InventoryRejected");
+        assertThat(stockOf(a)).containsExactly(5L, 0L);
+        assertThat(reservation(order.orderId())).containsEntry("status", "RELEASED").containsEntry("sku_ids", "{}");
+    }
+
+    /**
+     * An order seen before the batch (here a cancel's tombstone) is found out only by the batch's write, too late for
+     * its answer: the batch fails and leaves nothing behind; the inbox then applies its events one at a time.
+     */
+    @Test
+    void anOrderSeenBeforeItsBatchRollsTheBatchBack() {
+        long a = stock(5);
+        OrderCreated cancelledBefore = order(a);
+        OrderCreated other = order(a);
+        transactions.transactional(inventory.release(cancel(cancelledBefore.orderId()))).block(PATIENCE);
+
+        assertThatThrownBy(() -> applyAsBatch(List.of(cancelledBefore, other), cancelledBefore, other))
+                .hasMessageContaining("orders [" + cancelledBefore.orderId() + "] have a reservation from before "
+                        + "this batch");
+
+        assertThat(stockOf(a)).containsExactly(5L, 0L);
+        assertThat(database.count("select count(*) from reservations where order_id = ?", other.orderId())).isZero();
+        assertThat(reservation(cancelledBefore.orderId())).containsEntry("status", "RELEASED");
+    }
+
+    /** Applies the events as the inbox applies a batch: in one transaction, the stock of its orders locked ahead. */
+    private List<String> applyAsBatch(List<OrderCreated> orders, DomainEvent... events) {
+        return transactions.transactional(applyAsBatch(orders, Flux.fromArray(events))).collectList().block(PATIENCE);
+    }
+
+    private Flux<String> applyAsBatch(List<OrderCreated> orders, Flux<DomainEvent> events) {
+        return inventory.lockStockFor(orders).thenMany(events.concatMap(event -> event instanceof OrderCreated order
+                ? inventory.reserve(order).map(DomainEvent::eventType)
+                : inventory.release((OrderCancelled) event).map(DomainEvent::eventType)));
+    }
+
     private long stock(int available) {
         return stock(available, 0);
     }
@@ -215,8 +327,8 @@ class ReservationIntegrationTests extends ConsumerTestSupport {
     }
 
     private Map<String, Object> reservation(long orderId) {
-        return database.rows("select status, sku_ids::text as sku_ids, reason from reservations where order_id = ?",
-                orderId).get(0);
+        return database.rows("select status, sku_ids::text as sku_ids, reason, amount_cents from reservations "
+                + "where order_id = ?", orderId).get(0);
     }
 
     /** The orders' ids as one JDBC parameter for {@code = any(?)}. */

@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionSynchronization;
-import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 
 import com.example.events.DomainEvent;
 import com.example.events.OrderCancelled;
@@ -82,22 +81,13 @@ public class OrderSaga {
      */
     public Mono<Void> lockAhead(List<DomainEvent> replies) {
         List<Long> orderIds = replies.stream().map(DomainEvent::orderId).distinct().toList();
-        return TransactionSynchronizationManager.forCurrentTransaction()
-                .flatMap(transaction -> orders.lockAll(orderIds)
-                        .collectMap(Order::id, order -> order, ConcurrentHashMap<Long, Order>::new)
-                        .doOnNext(read -> {
-                            Batch batch = new Batch(read, writeBehind);
-                            transaction.bindResource(Batch.class, batch);
-                            if (writeBehind) {
-                                transaction.registerSynchronization(new TransactionSynchronization() {
-                                    @Override
-                                    public Mono<Void> beforeCommit(boolean readOnly) {
-                                        return batch.write(orders);
-                                    }
-                                });
-                            }
-                        }))
-                .then();
+        return orders.lockAll(orderIds)
+                .collectMap(Order::id, order -> order, ConcurrentHashMap<Long, Order>::new)
+                .flatMap(read -> {
+                    Batch batch = new Batch(read, writeBehind);
+                    return writeBehind ? LockAhead.keep(Batch.class, batch, written -> written.write(orders))
+                            : LockAhead.keep(Batch.class, batch);
+                });
     }
 
     /** The batch this reply belongs to; empty for a reply applied on its own. */

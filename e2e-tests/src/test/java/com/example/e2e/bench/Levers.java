@@ -66,6 +66,13 @@ final class Levers {
                             + "other inside PostgreSQL, each with a transaction open, where one applies what arrives "
                             + "meanwhile as one batch",
                     Map.of("messaging.inbox.batch.lanes", "8"), List.of(), List.of("inventory-service")),
+            new Lever("inventory-write-behind=off",
+                    "inventory-service's batches without the write-behind of the twenty-third round "
+                            + "(inventory.reservations.write-behind=false): each order of a batch locks and reads its "
+                            + "stock again, inserts its reservation and moves its units, three statements, where now "
+                            + "it is decided against the stock the batch locked ahead and the batch writes all its "
+                            + "reservations in one statement and their units in one more, just before it commits",
+                    Map.of("inventory.reservations.write-behind", "false"), List.of(), List.of("inventory-service")),
             new Lever("inbox-batch-lock=100ms",
                     "the batch lock timeout before the ninth round: a batch that waits longer than 100 ms for a row "
                             + "lock gives up and its events are applied one at a time, where now it waits behind the "

@@ -1,6 +1,8 @@
 package com.example.inventory.persistence;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -9,6 +11,7 @@ import com.example.inventory.Reservation;
 import com.example.inventory.ReservationStatus;
 
 import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** SQL for reservations: one row per order, never deleted. */
@@ -42,6 +45,30 @@ public class ReservationRepository {
         insert = reservation.amountCents() == null ? insert.bindNull("amountCents", Long.class)
                 : insert.bind("amountCents", reservation.amountCents());
         return insert.fetch().rowsUpdated().map(inserted -> inserted == 1);
+    }
+
+    /**
+     * Inserts the rows of the orders that have none, in one statement, and emits the ids of those it inserted; an
+     * order that has a row already is skipped, as {@link #insertIfAbsent} skips it.
+     */
+    public Flux<Long> insertAll(List<Reservation> rows) {
+        return db.sql("""
+                        insert into reservations (order_id, status, sku_ids, reason, amount_cents)
+                        select r.order_id, r.status, r.sku_ids::bigint[], r.reason, r.amount_cents
+                          from unnest(:orderIds::bigint[], :statuses::text[], :skuIds::text[], :reasons::text[],
+                                      :amounts::bigint[]) as r (order_id, status, sku_ids, reason, amount_cents)
+                         order by r.order_id
+                        on conflict (order_id) do nothing
+                        returning order_id""")
+                .bind("orderIds", rows.stream().map(Reservation::orderId).toArray(Long[]::new))
+                .bind("statuses", rows.stream().map(row -> row.status().name()).toArray(String[]::new))
+                // Rows of different lengths: each as an array literal, cast back per row.
+                .bind("skuIds", rows.stream().map(row -> row.skuIds().stream().map(String::valueOf)
+                        .collect(Collectors.joining(",", "{", "}"))).toArray(String[]::new))
+                .bind("reasons", rows.stream().map(Reservation::reason).toArray(String[]::new))
+                .bind("amounts", rows.stream().map(Reservation::amountCents).toArray(Long[]::new))
+                .map(row -> row.get("order_id", Long.class))
+                .all();
     }
 
     public Mono<Reservation> find(long orderId) {
