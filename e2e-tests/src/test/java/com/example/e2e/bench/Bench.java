@@ -153,10 +153,11 @@ final class Bench {
         for (Levers.Lever lever : settings.levers()) {
             LeverMeasure measured = leverRun(lever, capacity);
             runs.add(new BenchResult.LeverRun(lever.name(), lever.description(), lever.properties(), lever.jvmOptions(),
-                    lever.services(), measured.cost(), measured.endToEnd().createdToFinal()));
+                    lever.services(), measured.cost(), measured.endToEnd().createdToFinal(),
+                    measured.endToEnd().way()));
         }
         return new BenchResult.LeverRuns(settings.leverWarmup().toSeconds(), baseline.endToEnd().offeredPerSecond(),
-                baseline.cost(), baseline.endToEnd().createdToFinal(), runs);
+                baseline.cost(), baseline.endToEnd().createdToFinal(), baseline.endToEnd().way(), runs);
     }
 
     /**

@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -288,6 +290,41 @@ public final class BenchReport {
                             : " on " + String.join(" and ", lever.services()) + " alone").append(".\n");
         }
         md.append('\n');
+        leverWays(md, runs);
+    }
+
+    /**
+     * Each run's end to end hop by hop, side by side: the lever pair's 201 → final alone swings between runs of the
+     * same code, the hop a lever changes much less.
+     */
+    private static void leverWays(StringBuilder md, BenchResult.LeverRuns runs) {
+        Set<String> hops = new LinkedHashSet<>(runs.baselineWay().keySet());
+        runs.levers().forEach(lever -> hops.addAll(lever.way().keySet()));
+        if (hops.isEmpty()) {
+            return;
+        }
+        md.append("Where each run's end-to-end orders spent their time, hop by hop, p50 / p99 in ms: the relay and "
+                + "consumer lags, then when a confirmed order reached each step after its 201 (as under End to end):\n\n")
+                .append("| hop | baseline");
+        runs.levers().forEach(lever -> md.append(" | `").append(cell(lever.name())).append('`'));
+        md.append(" |\n|---").append("|---:".repeat(runs.levers().size() + 1)).append("|\n");
+        for (String hop : hops) {
+            Latencies baseline = runs.baselineWay().get(hop);
+            md.append("| ").append(cell(hop)).append(" | ").append(p50AndP99(baseline, null));
+            runs.levers().forEach(lever -> md.append(" | ").append(p50AndP99(lever.way().get(hop), baseline)));
+            md.append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** "p50 / p99", each with its change against {@code baseline} when there is one; "—" when not measured. */
+    private static String p50AndP99(Latencies latencies, Latencies baseline) {
+        if (latencies == null || latencies.count() == 0) {
+            return "—";
+        }
+        boolean compared = baseline != null && baseline.count() > 0;
+        return ms(latencies.p50()) + (compared ? change(latencies.p50(), baseline.p50()) : "") + " / "
+                + ms(latencies.p99()) + (compared ? change(latencies.p99(), baseline.p99()) : "");
     }
 
     private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, Latencies endToEnd,

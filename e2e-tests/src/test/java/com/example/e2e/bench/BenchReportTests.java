@@ -73,6 +73,10 @@ class BenchReportTests {
         assertThat(json.path("levers").path("levers").get(0).path("cost").path("system_cpu_millis_per_order").asDouble())
                 .isCloseTo(90.0, within(1e-9));
         assertThat(json.path("levers").path("levers").get(0).path("end_to_end").path("p99").asDouble()).isEqualTo(450.0);
+        assertThat(json.path("levers").path("levers").get(0).path("way").path("consumer lag: inventory-service")
+                .path("p99").asDouble()).isEqualTo(150.0);
+        assertThat(json.path("levers").path("baseline_way").path("relay lag").path("p50").asDouble()).isEqualTo(10.0);
+        assertThat(json.path("end_to_end").has("way")).as("a view of the end to end, not a figure of its own").isFalse();
         assertThat(json.path("setup").path("warmup").path("jit_share").asDouble()).isEqualTo(0.021);
         assertThat(json.path("end_to_end").path("requested_per_second").isNull()).isTrue();
     }
@@ -149,6 +153,9 @@ class BenchReportTests {
                         + "`spring.reactor.context-propagation=limited` on every service.")
                 .contains("- `inventory-lanes=1`: One lane. Sets `messaging.inbox.batch.lanes=1` on inventory-service "
                         + "alone.")
+                .contains("| hop | baseline | `context-propagation=limited` | `inventory-lanes=1` |\n|---|---:|---:|---:|\n"
+                        + "| relay lag | 10.0 / 40.0 | 8.00 (−20%) / 30.0 (−25%) | 10.0 / 40.0 |\n"
+                        + "| consumer lag: inventory-service | 50.0 / 200.0 | 40.0 (−20%) / 150.0 (−25%) | — |\n")
                 .contains("![CPU per order by process](bench-cost.png)")
                 .contains("![Throughput against the ceilings](bench-throughput.png)")
                 .contains("![Latency percentiles](bench-latency.png)");
@@ -317,12 +324,17 @@ class BenchReportTests {
                         "risk-service", 176 * MIB));
         BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, 12, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
                 new Latencies(720, 150.0, 400.0, 600.0, 900.0),
+                ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0), "consumer lag: inventory-service",
+                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
                         Map.of("spring.reactor.context-propagation", "limited"), List.of(), List.of(),
-                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0)),
+                        cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0),
+                        ordered("relay lag", new Latencies(720, 8.0, 15.0, 30.0, 50.0),
+                                "consumer lag: inventory-service", new Latencies(720, 40.0, 80.0, 150.0, 250.0))),
                         new BenchResult.LeverRun("inventory-lanes=1", "One lane", Map.of("messaging.inbox.batch.lanes",
                                 "1"), List.of(), List.of("inventory-service"), cost(400, 25, 23, 17, 13, 14, 21, 11, 300),
-                                new Latencies(720, 140.0, 380.0, 590.0, 900.0))));
+                                new Latencies(720, 140.0, 380.0, 590.0, 900.0),
+                                ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0)))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),

@@ -1,8 +1,10 @@
 package com.example.e2e.bench;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything one {@code ./stack bench} run measured. Absolute rates drift from run to run on a shared
@@ -160,10 +162,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param baseline          the services restarted with their normal settings, warmed up and measured as each lever
      *                          is
      * @param baselineEndToEnd  201 to final state of the baseline's orders arriving at {@code endToEndRate}
+     * @param baselineWay       where the baseline's orders spent that time ({@link EndToEnd#way()})
      * @param levers            one run per lever, in the order asked for
      */
     public record LeverRuns(double warmupSeconds, double endToEndRate, Cost baseline, Latencies baselineEndToEnd,
-            List<LeverRun> levers) {
+            Map<String, Latencies> baselineWay, List<LeverRun> levers) {
     }
 
     /**
@@ -173,9 +176,10 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param jvmOptions JVM options given to the lever's services, after the others
      * @param services   the services that got them, by module name; empty for every service
      * @param endToEnd   201 to final state of orders arriving at {@link LeverRuns#endToEndRate()}
+     * @param way        where those orders spent that time ({@link EndToEnd#way()})
      */
     public record LeverRun(String name, String description, Map<String, String> properties, List<String> jvmOptions,
-            List<String> services, Cost cost, Latencies endToEnd) {
+            List<String> services, Cost cost, Latencies endToEnd, Map<String, Latencies> way) {
     }
 
     /**
@@ -199,6 +203,18 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     public record EndToEnd(Double requestedPerSecond, double capacityPerSecond, double offeredPerSecond, double seconds,
             int placed, int failed, int confirmed, int rejected, int notFinal, Latencies createdToFinal,
             Latencies relayLag, Map<String, Latencies> consumerLag, Map<String, Latencies> path) {
+
+        /**
+         * Every hop measured, in one table's rows: the relay lag, each consumer's lag (by service name), then the
+         * milestones of the path in the order they are reached.
+         */
+        public Map<String, Latencies> way() {
+            Map<String, Latencies> way = new LinkedHashMap<>();
+            way.put("relay lag", relayLag);
+            new TreeMap<>(consumerLag).forEach((service, lag) -> way.put("consumer lag: " + service, lag));
+            way.putAll(path);
+            return way;
+        }
     }
 
     /**
