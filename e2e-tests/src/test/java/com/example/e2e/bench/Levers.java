@@ -111,6 +111,11 @@ final class Levers {
                             + "the twenty-second round: a payment asked for while the provider answers a round's calls "
                             + "waits for the slowest of them, where now a second round claims it at once",
                     Map.of("payment.worker.concurrent-rounds", "1"), List.of(), List.of("payment-service")),
+            new Lever("payment-rounds=4",
+                    "payment-service's worker runs up to four rounds at a time (payment.worker.concurrent-rounds=4) "
+                            + "instead of two: a payment asked for while two rounds wait for the provider is claimed "
+                            + "by a third at once, for more claims, each finding fewer payments",
+                    Map.of("payment.worker.concurrent-rounds", "4"), List.of(), List.of("payment-service")),
             new Lever("netty-leak-detection=simple",
                     "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
                             + "records its stack, so that a buffer never released can be reported",
