@@ -77,19 +77,24 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      * @param pollInterval  how often the worker looks for due payments besides being woken (when one is asked for, or
      *                      when one this instance left for later is due again): for the payments of other instances,
      *                      including those that crashed, and any wake-up that was lost
-     * @param batchSize     payments claimed, and worked on concurrently, per round
-     * @param concurrentRounds rounds that may run at the same time: while the provider answers one round's calls,
-     *                      payments asked for meanwhile are claimed by another (1: one round at a time)
+     * @param inFlight      payments the worker works on at the same time: a claim takes at most as many as are free,
+     *                      and each payment frees its place as soon as its own work is over
+     * @param batchSize     payments one claim takes at most
+     * @param inRounds      whether the worker works in rounds that end together instead ({@code false}): a round
+     *                      claims up to {@code batch-size} payments and works on them until the slowest is done,
+     *                      {@code concurrent-rounds} rounds at a time (the way before; a switch for measuring)
+     * @param concurrentRounds rounds that may run at the same time when {@code in-rounds} (1: one round at a time)
      * @param leaseMargin   added to the longest an attempt can take: how long a claimed payment is left to the
      *                      instance that claimed it before another may take it up
      * @param backoff       the pause before asking the provider again about a payment whose outcome is unknown
      * @param statsInterval how often the payment gauges are refreshed from the database
-     * @param drainTimeout  how long stopping waits for the rounds in flight
+     * @param drainTimeout  how long stopping waits for the work in flight
      * @param recordTogether whether the outcomes that arrive while one is being recorded are then recorded
      *                       together, in one statement ({@link MoveRecorder}), rather than each in its own (false: a
      *                       switch for measuring what it saves)
      */
-    public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("16") int batchSize,
+    public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("32") int inFlight,
+            @DefaultValue("16") int batchSize, @DefaultValue("false") boolean inRounds,
             @DefaultValue("2") int concurrentRounds, @DefaultValue("1s") Duration leaseMargin,
             @DefaultValue Backoff backoff,
             @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout,
@@ -100,12 +105,20 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
             requirePositive(leaseMargin, "payment.worker.lease-margin");
             requirePositive(statsInterval, "payment.worker.stats-interval");
             requirePositive(drainTimeout, "payment.worker.drain-timeout");
+            if (inFlight < 1) {
+                throw new IllegalArgumentException("payment.worker.in-flight must be at least 1");
+            }
             if (batchSize < 1) {
                 throw new IllegalArgumentException("payment.worker.batch-size must be at least 1");
             }
             if (concurrentRounds < 1) {
                 throw new IllegalArgumentException("payment.worker.concurrent-rounds must be at least 1");
             }
+        }
+
+        /** The most calls to the provider this instance makes at the same time (an attempt makes them in series). */
+        public int callsAtOnce() {
+            return inRounds ? batchSize * concurrentRounds : inFlight;
         }
     }
 

@@ -1,8 +1,11 @@
 package com.example.payment;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
@@ -14,7 +17,10 @@ import com.example.payment.persistence.PaymentRepository;
 import com.example.payment.persistence.PaymentRepository.Claimed;
 import com.example.service.failure.Failures;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -23,22 +29,28 @@ import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
- * Charges, reconciles and refunds payments for as long as the application runs, in rounds started by the poll
- * interval, by a wake-up ({@link WorkerWakeUps}), or by a round having claimed a full batch. A round claims the
- * payments whose work is due in one short statement and then works on them concurrently ({@link PaymentWork}),
- * outside any transaction while the provider is called. Up to {@link PaymentProperties.Worker#concurrentRounds()}
- * rounds run at the same time, so that a payment asked for while the provider is still answering the round in flight
- * is claimed at once by another, rather than waiting for the slowest call of that round; wake-ups that arrive while
- * every round is busy collapse into one round after the first of them ends.
+ * Charges, reconciles and refunds payments for as long as the application runs. A claim, started by the poll
+ * interval, by a wake-up ({@link WorkerWakeUps}) or by a payment's work ending while more were due, takes the payments
+ * whose work is due in one short statement, at most as many as the worker has room for
+ * ({@link PaymentProperties.Worker#inFlight()}), and each of them is then worked on by itself ({@link PaymentWork}),
+ * outside any transaction while the provider is called. A payment asked for while the provider answers others is
+ * claimed at once as long as there is room, and a payment that waits for room is claimed as soon as any payment's
+ * work ends, not when a group of calls has ended with its slowest. Claims run one at a time; wake-ups that arrive
+ * while one runs collapse into one claim after it. With {@link PaymentProperties.Worker#inRounds()} the worker works
+ * in rounds instead, the way before: a round claims and waits for the slowest of its payments, up to
+ * {@link PaymentProperties.Worker#concurrentRounds()} rounds at a time.
  *
  * <p>Any number of instances may run it. The claim skips rows locked by another instance (or by an event being
  * applied) and leases each claimed payment until its work must be over ({@link PaymentProperties#lease()}): another
  * instance takes a payment up only once its lease ran out, which is also how a payment whose instance crashed
- * mid-call is reconciled. A round that fails (the database is away) is logged and the next wake-up tries again;
+ * mid-call is reconciled. A claim that fails (the database is away) is logged and the next wake-up tries again;
  * nothing here needs a restart to recover.
  */
 @Component
 class PaymentWorker implements SmartLifecycle {
+
+    /** The payments being worked on now. */
+    static final String IN_FLIGHT = "payment.worker.in.flight";
 
     private static final Logger log = LoggerFactory.getLogger(PaymentWorker.class);
 
@@ -48,18 +60,23 @@ class PaymentWorker implements SmartLifecycle {
     private final WorkerWakeUps wakeUps;
     private final PaymentProperties.Worker settings;
     private final Duration lease;
+    private final Slots slots;
     private final Object lifecycle = new Object();
     private final AtomicInteger failuresInARow = new AtomicInteger();
     private Running running;
 
     PaymentWorker(PaymentRepository payments, PaymentWork work, PaymentMetrics metrics, WorkerWakeUps wakeUps,
-            PaymentProperties properties) {
+            PaymentProperties properties, MeterRegistry meters) {
         this.payments = payments;
         this.work = work;
         this.metrics = metrics;
         this.wakeUps = wakeUps;
         this.settings = properties.worker();
         this.lease = properties.lease();
+        this.slots = new Slots(settings.inFlight());
+        Gauge.builder(IN_FLIGHT, slots, Slots::taken)
+                .description("Payments the worker is working on now: claimed, their work not over")
+                .register(meters);
     }
 
     @Override
@@ -75,15 +92,13 @@ class PaymentWorker implements SmartLifecycle {
                             Flux.interval(Duration.ZERO, settings.pollInterval(), scheduler).onBackpressureDrop(),
                             wakeUps.asFlux())
                     .takeUntilOther(stopping.asMono())
-                    // Wake-ups that arrive while every round is busy collapse into one round after the first ends.
+                    // Wake-ups that arrive while the worker is busy claiming collapse into one claim after it.
                     .onBackpressureLatest();
-            Disposable rounds = wakeUpCalls
-                    // Concurrent rounds never claim the same payment: a claim skips the rows another one is claiming
-                    // and leases those it takes.
-                    .flatMap(wakeUp -> round()
-                            // Cancelling abandons the calls in flight; their payments are reconciled after the lease.
-                            .timeout(lease)
-                            .onErrorResume(this::failed), settings.concurrentRounds())
+            Flux<Integer> claims = settings.inRounds()
+                    ? wakeUpCalls.flatMap(wakeUp -> round(), settings.concurrentRounds())
+                    // One claim at a time, so that each knows how much room the ones before it left.
+                    : wakeUpCalls.concatMap(wakeUp -> Mono.defer(this::claim), 1);
+            Disposable loop = claims
                     // Nothing above should end with an error; if something does, the worker must not just stop.
                     .retryWhen(Retry.fixedDelay(Long.MAX_VALUE, settings.pollInterval())
                             .doBeforeRetry(signal -> log.error("Payment worker wake-ups ended unexpectedly; restarting "
@@ -99,23 +114,64 @@ class PaymentWorker implements SmartLifecycle {
                                 return Mono.empty();
                             }), 1)
                     .subscribe();
-            running = new Running(scheduler, stopping, rounds, statistics, drained);
-            log.info("Payment worker started: {} rounds at a time of up to {} payments each, polling every {}, "
-                    + "leases of {}", settings.concurrentRounds(), settings.batchSize(), settings.pollInterval(),
-                    lease);
+            running = new Running(scheduler, stopping, loop, statistics, drained);
+            if (settings.inRounds()) {
+                log.info("Payment worker started: {} rounds at a time of up to {} payments each, polling every {}, "
+                        + "leases of {}", settings.concurrentRounds(), settings.batchSize(), settings.pollInterval(),
+                        lease);
+            } else {
+                log.info("Payment worker started: up to {} payments at a time, claimed up to {} at once, polling "
+                        + "every {}, leases of {}", settings.inFlight(), settings.batchSize(), settings.pollInterval(),
+                        lease);
+            }
         }
+    }
+
+    /**
+     * Claims as many due payments as there is room for and starts the work on each; emits how many it claimed. The
+     * claim commits before any provider is called: the intent is stored first.
+     */
+    private Mono<Integer> claim() {
+        int room = slots.free();
+        if (room == 0) {
+            // Whatever woke the worker is claimed when a payment's work ends.
+            slots.claimWhenFree();
+            return Mono.empty();
+        }
+        int asked = Math.min(room, settings.batchSize());
+        return payments.claimDue(asked, lease).collectList()
+                .timeout(lease)
+                .map(claimed -> {
+                    claimed.forEach(slots::start);
+                    recovered();
+                    if (claimed.size() == asked) {
+                        // As many as were asked for: more may be due.
+                        slots.claimWhenFree();
+                    }
+                    return claimed.size();
+                })
+                .onErrorResume(this::failed);
     }
 
     /** Claims the payments whose work is due and does it; emits how many it claimed. */
     private Mono<Integer> round() {
         return payments.claimDue(settings.batchSize(), lease).collectList()
                 .flatMap(claimed -> Flux.fromIterable(claimed)
-                        .flatMap(this::perform, settings.batchSize())
+                        .flatMap(payment -> slots.counted(perform(payment)), settings.batchSize())
                         .then(Mono.just(claimed.size())))
-                .doOnNext(this::succeeded);
+                // Cancelling abandons the calls in flight; their payments are reconciled after the lease.
+                .timeout(lease)
+                .doOnNext(claimed -> {
+                    recovered();
+                    if (claimed == settings.batchSize()) {
+                        // A full batch: more may be due. Keep going without waiting for the next poll.
+                        wakeUps.wake();
+                    }
+                })
+                .onErrorResume(this::failed);
     }
 
-    /** One payment's work; its failure (the database away while recording) is left to the lease, not to the round. */
+    /** One payment's work; its failure (the database away while recording) is left to the lease, not to the claim. */
     private Mono<Void> perform(Claimed claimed) {
         return work.perform(claimed).onErrorResume(e -> {
             log.warn("Work on the payment of order {} ({}) failed; it is taken up again when its lease runs out: {}",
@@ -124,14 +180,10 @@ class PaymentWorker implements SmartLifecycle {
         });
     }
 
-    private void succeeded(int claimed) {
+    private void recovered() {
         int failedBefore = failuresInARow.getAndSet(0);
         if (failedBefore > 0) {
-            log.info("Payment worker recovered after {} failed rounds", failedBefore);
-        }
-        if (claimed == settings.batchSize()) {
-            // A full batch: more may be due. Keep going without waiting for the next poll.
-            wakeUps.wake();
+            log.info("Payment worker recovered after {} failed claims", failedBefore);
         }
     }
 
@@ -139,12 +191,102 @@ class PaymentWorker implements SmartLifecycle {
         int inARow = failuresInARow.incrementAndGet();
         // The first failure and every hundredth: an outage of minutes should not flood the log.
         if (inARow == 1 || inARow % 100 == 0) {
-            log.warn("Payment worker round failed ({} in a row), trying again at the next wake-up: {}", inARow,
+            log.warn("Payment worker claim failed ({} in a row), trying again at the next wake-up: {}", inARow,
                     Failures.describe(e));
         } else {
-            log.debug("Payment worker round failed ({} in a row): {}", inARow, Failures.describe(e));
+            log.debug("Payment worker claim failed ({} in a row): {}", inARow, Failures.describe(e));
         }
         return Mono.empty();
+    }
+
+    /**
+     * The payments being worked on, at most {@code limit}. Each one's work runs by itself and frees its place when it
+     * ends (within the lease: cancelling abandons the call, and the payment is reconciled after the lease); a claim
+     * that was wanted meanwhile (no room, or more due than one claim took) is started then.
+     */
+    private final class Slots {
+
+        private final int limit;
+        private final AtomicInteger taken = new AtomicInteger();
+        private final AtomicBoolean wanted = new AtomicBoolean();
+        private final Set<Disposable> works = ConcurrentHashMap.newKeySet();
+
+        Slots(int limit) {
+            this.limit = limit;
+        }
+
+        int free() {
+            return Math.max(0, limit - taken.get());
+        }
+
+        int taken() {
+            return taken.get();
+        }
+
+        /** A round's payment, counted while it is worked on (rounds do not ask for room). */
+        Mono<Void> counted(Mono<Void> payment) {
+            return Mono.defer(() -> {
+                taken.incrementAndGet();
+                return payment.doFinally(signal -> released());
+            });
+        }
+
+        void start(Claimed claimed) {
+            taken.incrementAndGet();
+            Disposable.Swap handle = Disposables.swap();
+            works.add(handle);
+            handle.update(perform(claimed)
+                    .timeout(lease)
+                    .onErrorResume(e -> {
+                        log.warn("Work on the payment of order {} abandoned after {}; it is taken up again when its "
+                                + "lease runs out", claimed.payment().orderId(), lease);
+                        return Mono.empty();
+                    })
+                    .doFinally(signal -> {
+                        works.remove(handle);
+                        released();
+                    })
+                    .subscribe());
+        }
+
+        /** Asks for a claim as soon as there is room: now if there is, else when a payment's work ends. */
+        void claimWhenFree() {
+            wanted.set(true);
+            // Room may have been freed before the flag was set; whoever clears the flag wakes the worker.
+            if (free() > 0 && wanted.compareAndSet(true, false)) {
+                wakeUps.wake();
+            }
+        }
+
+        private void released() {
+            int left = taken.decrementAndGet();
+            if (wanted.compareAndSet(true, false)) {
+                wakeUps.wake();
+            }
+            if (left == 0) {
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+
+        /** Waits until no payment is being worked on, or the deadline passed; tells which. */
+        boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+            synchronized (this) {
+                while (taken.get() > 0) {
+                    long left = deadlineNanos - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                }
+                return true;
+            }
+        }
+
+        void abandon() {
+            works.forEach(Disposable::dispose);
+        }
     }
 
     @Override
@@ -159,19 +301,28 @@ class PaymentWorker implements SmartLifecycle {
         }
         current.stopping().tryEmitEmpty();
         current.statistics().dispose();
+        long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
         try {
-            if (!current.drained().await(settings.drainTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("Payment worker rounds still running after {}; abandoning them (their payments are taken "
-                        + "up again when their leases run out)", settings.drainTimeout());
-                current.rounds().dispose();
+            // First the claim or the rounds in flight, then the payments still being worked on.
+            boolean drained = current.drained().await(settings.drainTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                    && slots.awaitIdle(deadline);
+            if (!drained) {
+                log.warn("Payment worker still working after {}; abandoning its payments (they are taken up again "
+                        + "when their leases run out)", settings.drainTimeout());
+                abandon(current);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            current.rounds().dispose();
+            abandon(current);
         } finally {
             current.scheduler().dispose();
             log.info("Payment worker stopped");
         }
+    }
+
+    private void abandon(Running current) {
+        current.loop().dispose();
+        slots.abandon();
     }
 
     @Override
@@ -181,7 +332,7 @@ class PaymentWorker implements SmartLifecycle {
         }
     }
 
-    private record Running(Scheduler scheduler, Sinks.Empty<Void> stopping, Disposable rounds,
+    private record Running(Scheduler scheduler, Sinks.Empty<Void> stopping, Disposable loop,
             Disposable statistics, CountDownLatch drained) {
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -58,8 +59,9 @@ import tools.jackson.databind.node.ObjectNode;
  * announced on payment.events, and the operators' API. One application context for all of it.
  *
  * <p>The provider's timeout is short and the backoff of unknown outcomes quick, so faults resolve within seconds. The
- * worker never polls here: every payment must be taken up by a wake-up, the one after its event was applied or the
- * one timed for the end of its backoff.
+ * worker never polls here: every payment must be taken up by a wake-up, the one after its event was applied, the one
+ * timed for the end of its backoff, or the one when a payment's work ends and frees a place (it works on four at a
+ * time here).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @FreshInfrastructure
@@ -67,6 +69,7 @@ import tools.jackson.databind.node.ObjectNode;
         "payment.provider.retries=2", "payment.provider.retry-backoff=50ms",
         "payment.provider.retry-max-backoff=200ms", "payment.worker.backoff.initial=200ms",
         "payment.worker.backoff.max=1s", "payment.worker.stats-interval=500ms", "payment.worker.poll-interval=1h",
+        "payment.worker.in-flight=4",
         "spring.cloud.stream.default.consumer.concurrency=2",
         "spring.cloud.stream.rabbit.default.consumer.prefetch=1" })
 class PaymentIntegrationTests extends ConsumerTestSupport {
@@ -123,30 +126,58 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
     }
 
     /**
-     * A payment asked for while the provider is still answering a round's call is claimed at once by another round,
-     * not once that call is over: its charge starts while the first is still in flight.
+     * A payment asked for while the provider is still answering earlier ones is claimed at once, not once their calls
+     * are over: its charge starts while theirs are in flight. Three in a row: two rounds at a time would hold the
+     * third back until one of them ended.
      */
     @Test
-    void aPaymentAskedForWhileTheProviderAnswersARoundIsClaimedByAnotherAtOnce() {
-        PaymentRequested first = request(1100);
-        PaymentRequested second = request(1200);
+    void aPaymentAskedForWhileTheProviderAnswersOthersIsClaimedAtOnce() {
+        List<PaymentRequested> requests = List.of(request(1100), request(1200), request(1300));
         // Every charge waits 1.5 s at the provider before it is made: within the service's 2 s timeout.
         provider.faults(1500, 0, 0, 0);
 
-        broker.publish(first);
-        await().atMost(PATIENCE).untilAsserted(() ->
-                assertThat(payment(first.orderId())).containsEntry("status", "PROCESSING"));
-        broker.publish(second);
+        for (PaymentRequested requested : requests) {
+            broker.publish(requested);
+            await().atMost(PATIENCE).untilAsserted(() ->
+                    assertThat(payment(requested.orderId())).containsEntry("status", "PROCESSING"));
+        }
 
-        await().atMost(PATIENCE).untilAsserted(() ->
-                assertThat(payment(second.orderId())).containsEntry("status", "PROCESSING"));
-        assertThat(payment(first.orderId())).as("the first charge, still waiting for the provider")
+        assertThat(payment(requests.get(0).orderId())).as("the first charge, still waiting for the provider")
                 .containsEntry("status", "PROCESSING");
-        assertThat(database.replies(first.orderId())).isEmpty();
-        assertThat(awaitReplies(first.orderId(), 1)).containsExactly("PaymentSucceeded");
-        assertThat(awaitReplies(second.orderId(), 1)).containsExactly("PaymentSucceeded");
-        onlyCharge(first.orderId());
-        onlyCharge(second.orderId());
+        assertThat(database.replies(requests.get(0).orderId())).isEmpty();
+        for (PaymentRequested requested : requests) {
+            assertThat(awaitReplies(requested.orderId(), 1)).containsExactly("PaymentSucceeded");
+            onlyCharge(requested.orderId());
+        }
+    }
+
+    /**
+     * The worker works on at most {@code payment.worker.in-flight} payments (4 here) at a time; those asked for beyond
+     * that wait as CREATED and are claimed as soon as a payment's work ends, by that ending, not by a poll (the worker
+     * never polls here).
+     */
+    @Test
+    void paymentsBeyondTheWorkersRoomWaitAndAreClaimedWhenAPaymentsWorkEnds() {
+        List<PaymentRequested> requests = IntStream.range(0, 6).mapToObj(i -> request(1400 + i)).toList();
+        provider.faults(1500, 0, 0, 0);
+
+        requests.forEach(broker::publish);
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(inFlight()).isEqualTo(4);
+            // Two, or three while a payment of an earlier test still holds a place.
+            assertThat(statuses(requests).getOrDefault("CREATED", 0L)).isGreaterThanOrEqualTo(2);
+        });
+        // While the provider holds the four charges, the two others keep waiting, and no fifth payment is worked on.
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).untilAsserted(() -> {
+            assertThat(inFlight()).isLessThanOrEqualTo(4);
+            assertThat(statuses(requests).getOrDefault("CREATED", 0L)).isGreaterThanOrEqualTo(2);
+        });
+        for (PaymentRequested requested : requests) {
+            assertThat(awaitReplies(requested.orderId(), 1)).containsExactly("PaymentSucceeded");
+            onlyCharge(requested.orderId());
+        }
+        await().atMost(PATIENCE).until(() -> inFlight() == 0);
     }
 
     /** Copies race in two consumers; the relay may also publish the same request again under a new event id. */
@@ -564,6 +595,16 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
     private void awaitProcessed(OrderEvent event) {
         await().atMost(PATIENCE).until(() -> database.count(
                 "select count(*) from processed_events where event_id = ?", event.eventId()) == 1);
+    }
+
+    /** How many of these payments are in each status. */
+    private Map<String, Long> statuses(List<PaymentRequested> requests) {
+        return requests.stream().map(requested -> (String) payment(requested.orderId()).get("status"))
+                .collect(Collectors.groupingBy(status -> status, Collectors.counting()));
+    }
+
+    private double inFlight() {
+        return meters.get(PaymentWorker.IN_FLIGHT).gauge().value();
     }
 
     private Map<String, Object> payment(long orderId) {

@@ -107,15 +107,24 @@ final class Levers {
                             + "outcomes that arrive while one is being recorded are recorded together, in one statement",
                     Map.of("payment.worker.record-together", "false"), List.of(), List.of("payment-service")),
             new Lever("payment-rounds=1",
-                    "payment-service's worker runs one round at a time (payment.worker.concurrent-rounds=1), as before "
-                            + "the twenty-second round: a payment asked for while the provider answers a round's calls "
-                            + "waits for the slowest of them, where now a second round claims it at once",
-                    Map.of("payment.worker.concurrent-rounds", "1"), List.of(), List.of("payment-service")),
+                    "payment-service's worker runs one round at a time (payment.worker.in-rounds=true, "
+                            + "concurrent-rounds=1), as before the twenty-second round: a round claims up to 16 "
+                            + "payments and waits for the slowest of their calls, and a payment asked for meanwhile "
+                            + "waits for it, where now a payment is claimed at once while fewer than 32 are in flight",
+                    Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", "1"), List.of(),
+                    List.of("payment-service")),
+            new Lever("payment-rounds=2",
+                    "payment-service's worker runs up to two rounds at a time (payment.worker.in-rounds=true, "
+                            + "concurrent-rounds=2), as from the twenty-second to the twenty-fourth round: a payment "
+                            + "asked for while both rounds wait for the provider waits for the first of them to end "
+                            + "with its slowest call, where now it is claimed at once while fewer than 32 are in flight",
+                    Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", "2"), List.of(),
+                    List.of("payment-service")),
             new Lever("payment-rounds=4",
-                    "payment-service's worker runs up to four rounds at a time (payment.worker.concurrent-rounds=4) "
-                            + "instead of two: a payment asked for while two rounds wait for the provider is claimed "
-                            + "by a third at once, for more claims, each finding fewer payments",
-                    Map.of("payment.worker.concurrent-rounds", "4"), List.of(), List.of("payment-service")),
+                    "payment-service's worker runs up to four rounds at a time (payment.worker.in-rounds=true, "
+                            + "concurrent-rounds=4), measured in the twenty-fourth round against two",
+                    Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", "4"), List.of(),
+                    List.of("payment-service")),
             new Lever("netty-leak-detection=simple",
                     "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
                             + "records its stack, so that a buffer never released can be reported",

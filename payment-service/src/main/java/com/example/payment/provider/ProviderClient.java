@@ -64,7 +64,7 @@ public class ProviderClient implements DisposableBean {
         // Idle connections are closed before a server would close them, so a request never goes out on a connection
         // that is already gone (which would look like a dropped answer: an unknown outcome for nothing).
         this.connections = ConnectionProvider.builder("payment-provider")
-                .maxConnections(2 * properties.worker().batchSize())
+                .maxConnections(properties.worker().callsAtOnce())
                 .maxIdleTime(Duration.ofSeconds(20))
                 .pendingAcquireTimeout(provider.connectTimeout())
                 .build();
