@@ -49,6 +49,11 @@ final class Levers {
                             + "where now an event committed while a cycle waits for its confirms is claimed by a second "
                             + "cycle at once, it then waited for that cycle to end and for a cycle of its own",
                     Map.of("messaging.relay.lanes", "1"), List.of()),
+            new Lever("relay-lanes=4",
+                    "four relay cycles at a time in every service (messaging.relay.lanes=4) instead of two: an event "
+                            + "committed while both cycles wait for their confirms is claimed by a third at once, for "
+                            + "more cycles, each with a smaller batch",
+                    Map.of("messaging.relay.lanes", "4"), List.of()),
             new Lever("inbox-batch=1",
                     "one transaction per delivery in every inbox (messaging.inbox.batch.size=1), as before batch "
                             + "consumption became the default: where now what arrives while a batch is being applied "
