@@ -111,25 +111,13 @@ final class Levers {
                             + "(payment.worker.record-together=false), as before the twenty-first round, where now the "
                             + "outcomes that arrive while one is being recorded are recorded together, in one statement",
                     Map.of("payment.worker.record-together", "false"), List.of(), List.of("payment-service")),
-            new Lever("payment-rounds=1",
-                    "payment-service's worker runs one round at a time (payment.worker.in-rounds=true, "
-                            + "concurrent-rounds=1), as before the twenty-second round: a round claims up to 16 "
-                            + "payments and waits for the slowest of their calls, and a payment asked for meanwhile "
-                            + "waits for it, where now a payment is claimed at once while fewer than 32 are in flight",
-                    Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", "1"), List.of(),
-                    List.of("payment-service")),
-            new Lever("payment-rounds=2",
-                    "payment-service's worker runs up to two rounds at a time (payment.worker.in-rounds=true, "
-                            + "concurrent-rounds=2), as from the twenty-second to the twenty-fourth round: a payment "
-                            + "asked for while both rounds wait for the provider waits for the first of them to end "
-                            + "with its slowest call, where now it is claimed at once while fewer than 32 are in flight",
-                    Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", "2"), List.of(),
-                    List.of("payment-service")),
-            new Lever("payment-rounds=4",
-                    "payment-service's worker runs up to four rounds at a time (payment.worker.in-rounds=true, "
-                            + "concurrent-rounds=4), measured in the twenty-fourth round against two",
-                    Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", "4"), List.of(),
-                    List.of("payment-service")),
+            paymentRounds(1, "as before the twenty-second round: a round claims up to 16 payments and waits for the "
+                    + "slowest of their calls, and a payment asked for meanwhile waits for it, where now a payment is "
+                    + "claimed at once while fewer than 32 are in flight"),
+            paymentRounds(2, "as from the twenty-second to the twenty-fourth round: a payment asked for while both "
+                    + "rounds wait for the provider waits for the first of them to end with its slowest call, where "
+                    + "now it is claimed at once while fewer than 32 are in flight"),
+            paymentRounds(4, "measured in the twenty-fourth round against two"),
             new Lever("netty-leak-detection=simple",
                     "Netty's default before it was turned off in the sixteenth round: one buffer allocation in 128 "
                             + "records its stack, so that a buffer never released can be reported",
@@ -178,6 +166,16 @@ final class Levers {
                     Map.of(), List.of("-XX:TieredStopAtLevel=1")));
 
     private Levers() {
+    }
+
+    /** payment-service's worker in rounds that end together (payment.worker.in-rounds), this many at a time. */
+    private static Lever paymentRounds(int rounds, String why) {
+        return new Lever("payment-rounds=" + rounds,
+                "payment-service's worker runs " + (rounds == 1 ? "one round at a time" : "up to " + rounds
+                        + " rounds at a time") + " (payment.worker.in-rounds=true, concurrent-rounds=" + rounds + "), "
+                        + why,
+                Map.of("payment.worker.in-rounds", "true", "payment.worker.concurrent-rounds", String.valueOf(rounds)),
+                List.of(), List.of("payment-service"));
     }
 
     /**
