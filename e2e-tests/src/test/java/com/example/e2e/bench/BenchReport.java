@@ -263,12 +263,15 @@ public final class BenchReport {
     private static void levers(StringBuilder md, BenchResult.LeverRuns runs) {
         BenchResult.Cost baseline = runs.baseline();
         md.append("## Levers\n\n")
-                .append(format("Each run restarts every service, with the lever's settings where it has them, warms "
+                .append(format("Each run restarts every service, with the lever's settings where it has them (the "
+                        + "databases vacuumed, analysed and checkpointed while the services are down), warms "
                         + "the system up for at least %.0f s and until its JIT compilers are quiet, as before the first "
                         + "phase, then measures "
                         + "as the cost phase does (%.0f s of orders, counted until all are final), then end to end as "
                         + "above, every run at the same %.0f orders/s (60%% of the baseline's capacity); the baseline is "
-                        + "the same with the normal settings. CPU in ms per order; resident memory of the largest "
+                        + "the same with the normal settings, and where it runs again after the levers, how far two "
+                        + "runs of the same settings land apart tells how large a lever's difference must be to say "
+                        + "anything. CPU in ms per order; resident memory of the largest "
                         + "service when the last order of the cost phase became final.\n\n",
                         runs.warmupSeconds(), baseline.placingSeconds(), runs.endToEndRate()))
                 .append("| run | system CPU | of which JIT compilation");
@@ -285,9 +288,13 @@ public final class BenchReport {
             List<String> changes = new ArrayList<>();
             lever.properties().forEach((property, value) -> changes.add("`" + property + "=" + value + "`"));
             lever.jvmOptions().forEach(option -> changes.add("JVM `" + option + "`"));
-            md.append("- `").append(lever.name()).append("`: ").append(lever.description()).append(". Sets ")
-                    .append(String.join(", ", changes)).append(lever.services().isEmpty() ? " on every service"
-                            : " on " + String.join(" and ", lever.services()) + " alone").append(".\n");
+            md.append("- `").append(lever.name()).append("`: ").append(lever.description());
+            if (changes.isEmpty()) {
+                md.append(". Sets nothing.\n");
+                continue;
+            }
+            md.append(". Sets ").append(String.join(", ", changes)).append(lever.services().isEmpty()
+                    ? " on every service" : " on " + String.join(" and ", lever.services()) + " alone").append(".\n");
         }
         md.append('\n');
         leverWays(md, runs);

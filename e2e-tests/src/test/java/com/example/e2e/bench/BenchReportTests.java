@@ -174,6 +174,25 @@ class BenchReportTests {
     }
 
     @Test
+    void saysTheBaselineMeasuredAgainSetsNothing() throws IOException {
+        BenchResult result = result();
+        BenchResult.LeverRuns runs = result.levers();
+        BenchResult.LeverRun first = runs.levers().get(0);
+        BenchResult.LeverRun again = new BenchResult.LeverRun(Levers.BASELINE_AGAIN.name(),
+                Levers.BASELINE_AGAIN.description(), Map.of(), List.of(), List.of(), first.cost(), first.endToEnd(),
+                first.way());
+        BenchReport.write(result.withLevers(new BenchResult.LeverRuns(runs.warmupSeconds(), runs.endToEndRate(),
+                runs.baseline(), runs.baselineEndToEnd(), runs.baselineWay(), List.of(again))), directory);
+
+        assertThat(Files.readString(directory.resolve("bench-report.md")))
+                .contains("| `baseline, again` | 90.0 (−10%) |")
+                .contains("- `baseline, again`: the normal settings once more, after the levers: how far two runs of "
+                        + "the same settings land apart, the noise a lever's difference must exceed to say anything. "
+                        + "Sets nothing.\n")
+                .contains("vacuumed, analysed and checkpointed");
+    }
+
+    @Test
     void drawsEveryChart() throws IOException {
         BenchCharts.write(result(), directory);
 

@@ -33,10 +33,13 @@ import java.util.OptionalDouble;
  *                     the baseline), before its cost is measured; then as the system warm-up
  *                     (bench.lever-warmup-seconds; the system warm-up's by default)
  * @param leverCost    how long the clients place orders in a lever's cost phase (bench.lever-seconds)
+ * @param leverBaselineAgain whether the baseline runs once more after the levers, to show how far two runs of the
+ *                     same settings land apart (bench.lever-baseline-again; true unless false)
  */
 record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost,
         int connections, Duration warmup, Duration measure, int backlog, OptionalDouble rate, Duration endToEnd,
-        Duration e2eWarmup, int replays, Duration idle, List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost) {
+        Duration e2eWarmup, int replays, Duration idle, List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost,
+        boolean leverBaselineAgain) {
 
     private static final double REPLAY_RATE = 100;
 
@@ -52,7 +55,8 @@ record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJit
                 integer("bench.replays", 1_000), seconds("bench.idle-seconds", 30),
                 Levers.select(System.getProperty("bench.levers", "")),
                 seconds("bench.lever-warmup-seconds", (int) systemWarmup.toSeconds()),
-                seconds("bench.lever-seconds", 20));
+                seconds("bench.lever-seconds", 20),
+                !"false".equalsIgnoreCase(System.getProperty("bench.lever-baseline-again", "").strip()));
     }
 
     /** Replays per second: a replay reads and writes nothing but the answer, so the pipeline does not bound it. */

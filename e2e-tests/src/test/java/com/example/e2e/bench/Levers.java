@@ -43,6 +43,15 @@ final class Levers {
         }
     }
 
+    /**
+     * The baseline measured once more after the levers (bench.lever-baseline-again): how far two runs with the same
+     * settings land apart in the same benchmark, the noise a lever's difference must exceed to mean something.
+     */
+    static final Lever BASELINE_AGAIN = new Lever("baseline, again",
+            "the normal settings once more, after the levers: how far two runs of the same settings land apart, the "
+                    + "noise a lever's difference must exceed to say anything",
+            Map.of(), List.of());
+
     static final List<Lever> ALL = List.of(
             new Lever("relay-lanes=1",
                     "one relay cycle at a time in every service (messaging.relay.lanes=1), as before the tenth round: "
