@@ -80,6 +80,9 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      * @param inFlight      payments the worker works on at the same time: a claim takes at most as many as are free,
      *                      and each payment frees its place as soon as its own work is over
      * @param batchSize     payments one claim takes at most
+     * @param startOnCommit whether a payment asked for while there is room is moved to PROCESSING by the transaction
+     *                      that records it, just before it commits, and its charge started right after, without a
+     *                      claim ({@code false}: it is recorded CREATED and claimed, a switch for measuring)
      * @param inRounds      whether the worker works in rounds that end together instead ({@code false}): a round
      *                      claims up to {@code batch-size} payments and works on them until the slowest is done,
      *                      {@code concurrent-rounds} rounds at a time (the way before; a switch for measuring)
@@ -94,7 +97,8 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      *                       switch for measuring what it saves)
      */
     public record Worker(@DefaultValue("1s") Duration pollInterval, @DefaultValue("32") int inFlight,
-            @DefaultValue("16") int batchSize, @DefaultValue("false") boolean inRounds,
+            @DefaultValue("16") int batchSize, @DefaultValue("true") boolean startOnCommit,
+            @DefaultValue("false") boolean inRounds,
             @DefaultValue("2") int concurrentRounds, @DefaultValue("1s") Duration leaseMargin,
             @DefaultValue Backoff backoff,
             @DefaultValue("10s") Duration statsInterval, @DefaultValue("10s") Duration drainTimeout,

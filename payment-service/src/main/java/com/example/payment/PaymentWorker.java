@@ -1,6 +1,7 @@
 package com.example.payment;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -36,7 +37,9 @@ import reactor.util.retry.Retry;
  * outside any transaction while the provider is called. A payment asked for while the provider answers others is
  * claimed at once as long as there is room, and a payment that waits for room is claimed as soon as any payment's
  * work ends, not when a group of calls has ended with its slowest. Claims run one at a time; wake-ups that arrive
- * while one runs collapse into one claim after it. With {@link PaymentProperties.Worker#inRounds()} the worker works
+ * while one runs collapse into one claim after it. Most payments need no claim at all: while there is room, the
+ * transaction that records a payment takes a place ahead ({@link #reserve}) and moves it to PROCESSING itself, and its
+ * work starts in that place once the transaction has committed ({@link Payments}). With {@link PaymentProperties.Worker#inRounds()} the worker works
  * in rounds instead, the way before: a round claims and waits for the slowest of its payments, up to
  * {@link PaymentProperties.Worker#concurrentRounds()} rounds at a time.
  *
@@ -171,6 +174,51 @@ class PaymentWorker implements SmartLifecycle {
                 .onErrorResume(this::failed);
     }
 
+    /**
+     * Takes a place in the worker's room ahead, for a payment whose work is to start as soon as the transaction that
+     * moves it to PROCESSING commits ({@link Payments}), with no claim in between; empty when there is no room, or
+     * when the worker works in rounds (they claim what they work on).
+     */
+    Optional<Place> reserve() {
+        return !settings.inRounds() && slots.tryTake() ? Optional.of(new Place()) : Optional.empty();
+    }
+
+    /**
+     * A place taken ahead ({@link #reserve}): either the work of the payment it was taken for starts in it, or it is
+     * given back; once, whichever comes first.
+     */
+    final class Place {
+
+        private final long takenAt = System.nanoTime();
+        private final AtomicBoolean used = new AtomicBoolean();
+
+        /**
+         * Starts the work of a payment moved to PROCESSING and leased for {@link PaymentProperties#lease()} after this
+         * place was taken: the work must be over by the end of that lease, so it gets what is left of it. A payment
+         * whose lease ran out before it could start is left to the claim that takes up expired leases.
+         */
+        void start(Claimed claimed) {
+            if (!used.compareAndSet(false, true)) {
+                return;
+            }
+            Duration left = lease.minusNanos(System.nanoTime() - takenAt);
+            if (left.isNegative() || left.isZero()) {
+                log.warn("The payment of order {} was leased {} ago, longer than its lease: left to the claim of "
+                        + "expired leases", claimed.payment().orderId(), lease.minus(left));
+                slots.released();
+                return;
+            }
+            slots.run(claimed, left);
+        }
+
+        /** Gives the place back: the payment was not moved (a cancel came first, or the transaction rolled back). */
+        void giveBack() {
+            if (used.compareAndSet(false, true)) {
+                slots.released();
+            }
+        }
+    }
+
     /** One payment's work; its failure (the database away while recording) is left to the lease, not to the claim. */
     private Mono<Void> perform(Claimed claimed) {
         return work.perform(claimed).onErrorResume(e -> {
@@ -231,15 +279,33 @@ class PaymentWorker implements SmartLifecycle {
             });
         }
 
+        /** Takes a place if there is one; tells whether it did. */
+        boolean tryTake() {
+            while (true) {
+                int now = taken.get();
+                if (now >= limit) {
+                    return false;
+                }
+                if (taken.compareAndSet(now, now + 1)) {
+                    return true;
+                }
+            }
+        }
+
         void start(Claimed claimed) {
             taken.incrementAndGet();
+            run(claimed, lease);
+        }
+
+        /** Works on a payment in a place already taken, for at most {@code timeout}, then frees the place. */
+        void run(Claimed claimed, Duration timeout) {
             Disposable.Swap handle = Disposables.swap();
             works.add(handle);
             handle.update(perform(claimed)
-                    .timeout(lease)
+                    .timeout(timeout)
                     .onErrorResume(e -> {
                         log.warn("Work on the payment of order {} abandoned after {}; it is taken up again when its "
-                                + "lease runs out", claimed.payment().orderId(), lease);
+                                + "lease runs out", claimed.payment().orderId(), timeout);
                         return Mono.empty();
                     })
                     .doFinally(signal -> {
@@ -258,7 +324,7 @@ class PaymentWorker implements SmartLifecycle {
             }
         }
 
-        private void released() {
+        void released() {
             int left = taken.decrementAndGet();
             if (wanted.compareAndSet(true, false)) {
                 wakeUps.wake();

@@ -28,6 +28,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.EventHeaders;
 import com.example.events.EventJson;
@@ -95,6 +97,16 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
     @Autowired
     MoveRecorder recorder;
 
+    @Autowired
+    Payments paymentsApplied;
+
+    private TransactionalOperator transactions;
+
+    @Autowired
+    void transactions(ReactiveTransactionManager transactionManager) {
+        this.transactions = TransactionalOperator.create(transactionManager);
+    }
+
     private final ProviderSimulator provider = ProviderSimulator.get();
 
     @Override
@@ -149,6 +161,62 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
             assertThat(awaitReplies(requested.orderId(), 1)).containsExactly("PaymentSucceeded");
             onlyCharge(requested.orderId());
         }
+    }
+
+    /**
+     * With room in the worker, the transaction that records a payment also moves it to PROCESSING, leased, and its
+     * charge starts once that commits: no claim moves it later (a claim's {@code updated_at} would be its own time,
+     * after the insert's).
+     */
+    @Test
+    void aPaymentAskedForWithRoomIsStartedByTheTransactionThatRecordsItNotByAClaim() {
+        PaymentRequested requested = request(1050);
+        provider.faults(1500, 0, 0, 0);
+
+        broker.publish(requested);
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(database.rows("select status, attempts, "
+                        + "updated_at = created_at as moved_when_recorded, next_attempt_at > now() + interval '10 s' "
+                        + "as leased from payments where order_id = ?", requested.orderId()))
+                .containsExactly(Map.of("status", "PROCESSING", "attempts", 1, "moved_when_recorded", true,
+                        "leased", true)));
+        assertThat(awaitReplies(requested.orderId(), 1)).containsExactly("PaymentSucceeded");
+        onlyCharge(requested.orderId());
+        await().atMost(PATIENCE).until(() -> inFlight() == 0);
+    }
+
+    /**
+     * A cancel applied in the same transaction as the request (one inbox batch) fails the payment before it is moved
+     * to PROCESSING: nothing is charged, and the place the request took in the worker is given back.
+     */
+    @Test
+    void aCancelInTheTransactionThatAskedForThePaymentFailsItBeforeAnyChargeAndFreesItsPlace() {
+        PaymentRequested requested = request(1060);
+
+        List<PaymentEvent> events = transactions.execute(status -> paymentsApplied.request(requested)
+                .concatWith(paymentsApplied.cancel(cancel(requested.orderId())))).collectList().block(PATIENCE);
+
+        assertThat(events).singleElement().isInstanceOf(PaymentFailed.class);
+        assertThat(payment(requested.orderId())).containsEntry("status", "FAILED")
+                .containsEntry("failure_reason", Payments.CANCELLED_BEFORE_PAYMENT).containsEntry("attempts", 0);
+        await().atMost(PATIENCE).until(() -> inFlight() == 0);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> provider.chargesWithReference("order-" + requested.orderId()).isEmpty());
+    }
+
+    /** A request whose transaction rolls back leaves no payment, and gives its place in the worker back. */
+    @Test
+    void aRequestWhoseTransactionRollsBackGivesItsPlaceBack() {
+        PaymentRequested requested = request(1070);
+
+        Flux<PaymentEvent> failing = transactions.execute(status -> paymentsApplied.request(requested)
+                .concatWith(Mono.error(new IllegalStateException("the batch failed after the request"))));
+
+        assertThat(failing.collectList().onErrorResume(IllegalStateException.class, e -> Mono.empty())
+                .block(PATIENCE)).isNull();
+        assertThat(database.count("select count(*) from payments where order_id = ?", requested.orderId()))
+                .isZero();
+        await().atMost(PATIENCE).until(() -> inFlight() == 0);
     }
 
     /**

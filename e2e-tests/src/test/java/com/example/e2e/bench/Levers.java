@@ -120,6 +120,13 @@ final class Levers {
                             + "(payment.worker.record-together=false), as before the twenty-first round, where now the "
                             + "outcomes that arrive while one is being recorded are recorded together, in one statement",
                     Map.of("payment.worker.record-together", "false"), List.of(), List.of("payment-service")),
+            new Lever("payment-start=claim",
+                    "payment-service records every payment asked for as CREATED and its worker claims it once the "
+                            + "inbox transaction has committed (payment.worker.start-on-commit=false), as before the "
+                            + "twenty-sixth round, where now, while the worker has room, that transaction moves it to "
+                            + "PROCESSING itself, just before it commits, and the charge starts right after: no claim "
+                            + "statement, no transaction of its own, no wait for the claim before it",
+                    Map.of("payment.worker.start-on-commit", "false"), List.of(), List.of("payment-service")),
             paymentRounds(1, "as before the twenty-second round: a round claims up to 16 payments and waits for the "
                     + "slowest of their calls, and a payment asked for meanwhile waits for it, where now a payment is "
                     + "claimed at once while fewer than 32 are in flight"),

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -244,6 +245,27 @@ public class PaymentRepository {
                 .bind("limit", limit)
                 .bind("leaseMillis", lease.toMillis())
                 .map(row -> new Claimed(payment(row), PaymentStatus.valueOf(row.get("claimed_in", String.class))))
+                .all();
+    }
+
+    /**
+     * START_CHARGE for the payments of {@code orderIds} still CREATED, as the claim does it ({@link #CLAIM_DUE}), each
+     * leased until {@code :leaseMillis} from now by the clock, not from the transaction's start; emits the payments it
+     * moved. For payments the calling transaction inserted itself, just before it commits: nobody else sees them yet,
+     * so it neither waits for a lock nor skips one, and a payment a cancel failed meanwhile stays as it is.
+     */
+    public Flux<Payment> startCharges(Collection<Long> orderIds, Duration lease) {
+        return db.sql("""
+                update payments
+                set status = 'PROCESSING',
+                    attempts = attempts + 1,
+                    next_attempt_at = clock_timestamp() + :leaseMillis * interval '1 millisecond',
+                    updated_at = now()
+                where order_id = any(:orderIds::bigint[]) and status = 'CREATED'
+                returning\s""" + COLUMNS)
+                .bind("orderIds", orderIds.toArray(Long[]::new))
+                .bind("leaseMillis", lease.toMillis())
+                .map(PaymentRepository::payment)
                 .all();
     }
 
