@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * <pre>
  *   (none)     --PaymentRequested-------------------------------> CREATED
  *   (none)     --OrderCancelled---------------------------------> FAILED    (a late PaymentRequested finds it)
- *   CREATED    --START_CHARGE (worker, before asking)-----------> PROCESSING
+ *   CREATED    --START_CHARGE (before asking: the worker's claim,
+ *                  or the inbox transaction that recorded it)----> PROCESSING
  *   CREATED    --CANCEL_BEFORE_CHARGE (OrderCancelled)----------> FAILED    PaymentFailed
  *   PROCESSING --CHARGED (provider charged)---------------------> SUCCEEDED PaymentSucceeded
  *   PROCESSING --DECLINED (provider declined)-------------------> FAILED    PaymentFailed
