@@ -284,6 +284,14 @@ public final class BenchReport {
         runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), lever.endToEnd(),
                 baseline, runs.baselineEndToEnd()));
         md.append('\n');
+        runs.levers().stream().filter(lever -> lever.name().equals(Levers.BASELINE_AGAIN.name())).findFirst()
+                .ifPresent(again -> md.append(format("The two baselines, the same settings measured first and last, "
+                        + "land %s apart in system CPU, %s in orders/s and %s / %s at 201 → final p50 / p99: a "
+                        + "lever's difference within that is this machine's noise, not the lever's.%n%n",
+                        spread(again.cost().systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()),
+                        spread(again.cost().capacityPerSecond(), baseline.capacityPerSecond()),
+                        spread(again.endToEnd().p50(), runs.baselineEndToEnd().p50()),
+                        spread(again.endToEnd().p99(), runs.baselineEndToEnd().p99()))));
         for (BenchResult.LeverRun lever : runs.levers()) {
             List<String> changes = new ArrayList<>();
             lever.properties().forEach((property, value) -> changes.add("`" + property + "=" + value + "`"));
@@ -360,6 +368,12 @@ public final class BenchReport {
             return "";
         }
         return format(" (%+.0f%%)", (value / baseline - 1) * 100).replace('-', '−');
+    }
+
+    /** How far apart two figures of the same kind are, in percent of the smaller. */
+    private static String spread(double one, double other) {
+        double smaller = Math.min(one, other);
+        return smaller <= 0 ? "—" : format("%.0f%%", (Math.max(one, other) / smaller - 1) * 100);
     }
 
     /** count | p50 | p95 | p99 | max, the inner cells of a table row. */
