@@ -39,9 +39,9 @@ import reactor.util.retry.Retry;
  * work ends, not when a group of calls has ended with its slowest. Claims run one at a time; wake-ups that arrive
  * while one runs collapse into one claim after it. Most payments need no claim at all: while there is room, the
  * transaction that records a payment takes a place ahead ({@link #reserve}) and moves it to PROCESSING itself, and its
- * work starts in that place once the transaction has committed ({@link Payments}). With {@link PaymentProperties.Worker#inRounds()} the worker works
- * in rounds instead, the way before: a round claims and waits for the slowest of its payments, up to
- * {@link PaymentProperties.Worker#concurrentRounds()} rounds at a time.
+ * work starts in that place once the transaction has committed ({@link Payments}). With
+ * {@link PaymentProperties.Worker#inRounds()} the worker works in rounds instead, the way before: a round claims and
+ * waits for the slowest of its payments, up to {@link PaymentProperties.Worker#concurrentRounds()} rounds at a time.
  *
  * <p>Any number of instances may run it. The claim skips rows locked by another instance (or by an event being
  * applied) and leases each claimed payment until its work must be over ({@link PaymentProperties#lease()}): another

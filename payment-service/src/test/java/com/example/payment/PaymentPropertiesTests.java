@@ -34,8 +34,9 @@ class PaymentPropertiesTests {
     void aClaimIsLeasedForTwoCallsWithTheirQuickRetriesAndAMargin() {
         PaymentProperties.Provider provider = provider("key");
         PaymentProperties properties = new PaymentProperties(provider, new PaymentProperties.Worker(
-                Duration.ofMillis(100), 32, 16, true, false, 2, Duration.ofSeconds(1), new Backoff(Duration.ofSeconds(1), 2.0,
-                        Duration.ofMinutes(1), 0.5), Duration.ofSeconds(10), Duration.ofSeconds(10), true));
+                Duration.ofMillis(100), 32, 16, true, false, 2, Duration.ofSeconds(1),
+                new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 0.5), Duration.ofSeconds(10),
+                Duration.ofSeconds(10), true));
 
         // 3 tries of (1s for a pooled connection + 1s to connect + 2s to answer), and 2 pauses of at most 1s.
         assertThat(provider.attemptTimeout()).isEqualTo(Duration.ofSeconds(4));
