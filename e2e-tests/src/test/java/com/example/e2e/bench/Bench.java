@@ -119,6 +119,13 @@ final class Bench {
         log.info("[bench] end to end at {} orders/s: 201 -> final p99 {} ms", endToEnd.result().offeredPerSecond(),
                 endToEnd.result().createdToFinal().p99());
 
+        BenchResult.EndToEnd unloaded = null;
+        if (!settings.unloaded().isZero()) {
+            unloaded = EndToEnd.unloaded(topology.database(), orders, settings, cost.capacityPerSecond()).result();
+            log.info("[bench] end to end, unloaded, at {} orders/s: 201 -> final p50 {} ms, p99 {} ms",
+                    unloaded.offeredPerSecond(), unloaded.createdToFinal().p50(), unloaded.createdToFinal().p99());
+        }
+
         log.info("[bench] replays: {} at {} per second", settings.replays(), settings.replayRate());
         Latencies replays = replays(endToEnd.counted());
         log.info("[bench] replays: p99 {} ms", replays.p99());
@@ -136,7 +143,7 @@ final class Bench {
         // A request of the order API that did not get its 201 is an error.
         BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors());
         return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
-                endToEnd.result(), replays, idle, null, Targets.judge(cost, databaseCeiling.throughput(), api,
+                endToEnd.result(), unloaded, replays, idle, null, Targets.judge(cost, databaseCeiling.throughput(), api,
                         brokerCeiling.throughput(), relayDrain, endToEnd.result(), replays, idle));
     }
 
@@ -158,10 +165,11 @@ final class Bench {
             LeverMeasure measured = leverRun(lever, capacity);
             runs.add(new BenchResult.LeverRun(lever.name(), lever.description(), lever.properties(), lever.jvmOptions(),
                     lever.services(), measured.cost(), measured.endToEnd().createdToFinal(),
-                    measured.endToEnd().way()));
+                    measured.endToEnd().way(), measured.endToEnd().load()));
         }
         return new BenchResult.LeverRuns(settings.leverWarmup().toSeconds(), baseline.endToEnd().offeredPerSecond(),
-                baseline.cost(), baseline.endToEnd().createdToFinal(), baseline.endToEnd().way(), runs);
+                baseline.cost(), baseline.endToEnd().createdToFinal(), baseline.endToEnd().way(),
+                baseline.endToEnd().load(), runs);
     }
 
     /**

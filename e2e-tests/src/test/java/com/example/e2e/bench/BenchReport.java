@@ -72,7 +72,7 @@ public final class BenchReport {
         cost(md, result.cost());
         throughput(md, result);
         orderApiLatency(md, result.orderApi());
-        endToEnd(md, result.endToEnd());
+        endToEnd(md, result.endToEnd(), result.unloaded());
         replays(md, result.replays());
         idle(md, result.idle());
         if (result.levers() != null) {
@@ -215,14 +215,14 @@ public final class BenchReport {
                 .append("| ").append(percentiles(api.latency())).append(" | ").append(api.errors()).append(" |\n\n");
     }
 
-    private static void endToEnd(StringBuilder md, BenchResult.EndToEnd endToEnd) {
+    private static void endToEnd(StringBuilder md, BenchResult.EndToEnd endToEnd, BenchResult.EndToEnd unloaded) {
         md.append("## End to end\n\n")
                 .append(format("Orders arrived at %s orders/s (%s; the whole pipeline finishes %s orders/s) for %.0f s: "
-                        + "%d placed, %d failed, %d confirmed, %d rejected, %d not final.\n\n",
+                        + "%d placed, %d failed, %d confirmed, %d rejected, %d not final. %s\n\n",
                         rate(endToEnd.offeredPerSecond()), endToEnd.requestedPerSecond() == null
                                 ? percent(EndToEnd.UTILISATION) + " of the capacity" : "as bench.rate asked",
                         decimal(endToEnd.capacityPerSecond()), endToEnd.seconds(), endToEnd.placed(), endToEnd.failed(),
-                        endToEnd.confirmed(), endToEnd.rejected(), endToEnd.notFinal()))
+                        endToEnd.confirmed(), endToEnd.rejected(), endToEnd.notFinal(), busy(endToEnd.load())))
                 .append("| latency | count | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |\n|---|---:|---:|---:|---:|---:|\n")
                 .append(latencyRow("201 → final", endToEnd.createdToFinal()))
                 .append(latencyRow("relay lag", endToEnd.relayLag()));
@@ -236,6 +236,40 @@ public final class BenchReport {
             endToEnd.path().forEach((milestone, since) -> md.append(latencyRow(cell(milestone), since)));
             md.append('\n');
         }
+        if (unloaded != null) {
+            unloaded(md, endToEnd, unloaded);
+        }
+    }
+
+    /**
+     * The unloaded run beside the loaded one, hop by hop: what the way itself takes, and how much a busy machine adds
+     * to each hop.
+     */
+    private static void unloaded(StringBuilder md, BenchResult.EndToEnd loaded, BenchResult.EndToEnd unloaded) {
+        md.append("### Unloaded\n\n")
+                .append(format("Then orders arrived at %s orders/s (%s of the capacity) for %.0f s: %d placed, "
+                        + "%d failed, %d not final. %s What the way itself takes, where little of it is spent waiting in a queue, "
+                        + "beside the run above, p50 / p99 in ms:\n\n", rate(unloaded.offeredPerSecond()),
+                        percent(unloaded.offeredPerSecond() / unloaded.capacityPerSecond()), unloaded.seconds(),
+                        unloaded.placed(), unloaded.failed(), unloaded.notFinal(), busy(unloaded.load())))
+                .append(format("| hop | at %s orders/s | at %s orders/s |\n|---|---:|---:|\n",
+                        rate(loaded.offeredPerSecond()), rate(unloaded.offeredPerSecond())))
+                .append("| 201 → final | ").append(p50AndP99(loaded.createdToFinal(), null)).append(" | ")
+                .append(p50AndP99(unloaded.createdToFinal(), null)).append(" |\n");
+        Set<String> hops = new LinkedHashSet<>(loaded.way().keySet());
+        hops.addAll(unloaded.way().keySet());
+        for (String hop : hops) {
+            md.append("| ").append(cell(hop)).append(" | ").append(p50AndP99(loaded.way().get(hop), null)).append(" | ")
+                    .append(p50AndP99(unloaded.way().get(hop), null)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** "While they arrived, the machine's cores were 93% busy (2% stolen by the hypervisor)." */
+    private static String busy(BenchResult.MachineLoad load) {
+        return format("While they arrived, the machine's cores were %s busy%s.", percent(load.busy()),
+                load.steal() >= 0.005 ? format(" (%s of their time stolen by the hypervisor)", percent(load.steal()))
+                        : "");
     }
 
     private static String latencyRow(String name, Latencies latencies) {
@@ -272,17 +306,20 @@ public final class BenchReport {
                         + "the same with the normal settings, and where it runs again after the levers, how far two "
                         + "runs of the same settings land apart tells how large a lever's difference must be to say "
                         + "anything. CPU in ms per order; resident memory of the largest "
-                        + "service when the last order of the cost phase became final.\n\n",
+                        + "service when the last order of the cost phase became final; cores busy: the share of the "
+                        + "machine's cores in use while the end-to-end orders arrived (near 100%%, a run's latency is "
+                        + "mostly queues).\n\n",
                         runs.warmupSeconds(), baseline.placingSeconds(), runs.endToEndRate()))
                 .append("| run | system CPU | of which JIT compilation");
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
         md.append(" | tx per order | PostgreSQL statements: executing / planning ms per order "
                 + "| messages published / delivered per order | orders/s | resident MiB "
-                + "| 201 → final p50 / p99 (ms) |\n|---");
-        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 8)).append("|\n");
-        leverRow(md, "baseline", baseline, runs.baselineEndToEnd(), baseline, runs.baselineEndToEnd());
+                + "| cores busy, end to end | 201 → final p50 / p99 (ms) |\n|---");
+        md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 9)).append("|\n");
+        leverRow(md, "baseline", baseline, runs.baselineEndToEnd(), runs.baselineLoad(), baseline,
+                runs.baselineEndToEnd());
         runs.levers().forEach(lever -> leverRow(md, "`" + cell(lever.name()) + "`", lever.cost(), lever.endToEnd(),
-                baseline, runs.baselineEndToEnd()));
+                lever.load(), baseline, runs.baselineEndToEnd()));
         md.append('\n');
         runs.levers().stream().filter(lever -> lever.name().equals(Levers.BASELINE_AGAIN.name())).findFirst()
                 .ifPresent(again -> md.append(format("The two baselines, the same settings measured first and last, "
@@ -343,7 +380,7 @@ public final class BenchReport {
     }
 
     private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, Latencies endToEnd,
-            BenchResult.Cost baseline, Latencies baselineEndToEnd) {
+            BenchResult.MachineLoad load, BenchResult.Cost baseline, Latencies baselineEndToEnd) {
         md.append("| ").append(name).append(" | ").append(ms(cost.systemCpuMillisPerOrder()))
                 .append(change(cost.systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()))
                 .append(" | ").append(ms(cost.systemJitCpuMillisPerOrder()));
@@ -357,6 +394,7 @@ public final class BenchReport {
                 .append(change(cost.capacityPerSecond(), baseline.capacityPerSecond()))
                 .append(" | ").append(format("%.0f", cost.largestResidentBytes() / MIB))
                 .append(change(cost.largestResidentBytes(), baseline.largestResidentBytes()))
+                .append(" | ").append(percent(load.busy()))
                 .append(" | ").append(ms(endToEnd.p50())).append(change(endToEnd.p50(), baselineEndToEnd.p50()))
                 .append(" / ").append(ms(endToEnd.p99())).append(change(endToEnd.p99(), baselineEndToEnd.p99()))
                 .append(" |\n");

@@ -17,6 +17,8 @@ import java.util.TreeMap;
  * @param brokerCeiling persistent publishes with confirms, pipelined, same message size and routing as the relay's
  * @param relayDrain    the order-service relay draining a backlog of {@code setup.backlog()} outbox rows
  * @param endToEnd      orders at a fixed arrival rate, from the 201 to the final state
+ * @param unloaded      the same at {@link EndToEnd#UNLOADED} of the capacity: the way's own latency, little of it
+ *                      spent in queues; null when the run skipped it (bench.unloaded-seconds=0)
  * @param replays       {@code POST /orders} replays of orders that exist
  * @param idle          each process's CPU and each service's memory with no load, after the phases above
  * @param levers        the cost of an order with the services restarted with other settings, next to a baseline
@@ -24,13 +26,13 @@ import java.util.TreeMap;
  * @param targets       the bars this project sets itself, each with its verdict
  */
 public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Api orderApi, Throughput brokerCeiling,
-        Throughput relayDrain, EndToEnd endToEnd, Latencies replays, Idle idle, LeverRuns levers,
+        Throughput relayDrain, EndToEnd endToEnd, EndToEnd unloaded, Latencies replays, Idle idle, LeverRuns levers,
         List<Target> targets) {
 
     /** The same run with its lever runs. */
     public BenchResult withLevers(LeverRuns runs) {
-        return new BenchResult(setup, cost, databaseCeiling, orderApi, brokerCeiling, relayDrain, endToEnd, replays,
-                idle, runs, targets);
+        return new BenchResult(setup, cost, databaseCeiling, orderApi, brokerCeiling, relayDrain, endToEnd, unloaded,
+                replays, idle, runs, targets);
     }
 
     /**
@@ -166,7 +168,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param levers            one run per lever, in the order asked for
      */
     public record LeverRuns(double warmupSeconds, double endToEndRate, Cost baseline, Latencies baselineEndToEnd,
-            Map<String, Latencies> baselineWay, List<LeverRun> levers) {
+            Map<String, Latencies> baselineWay, MachineLoad baselineLoad, List<LeverRun> levers) {
     }
 
     /**
@@ -177,9 +179,10 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param services   the services that got them, by module name; empty for every service
      * @param endToEnd   201 to final state of orders arriving at {@link LeverRuns#endToEndRate()}
      * @param way        where those orders spent that time ({@link EndToEnd#way()})
+     * @param load       how busy the machine was while they arrived ({@link EndToEnd#load()})
      */
     public record LeverRun(String name, String description, Map<String, String> properties, List<String> jvmOptions,
-            List<String> services, Cost cost, Latencies endToEnd, Map<String, Latencies> way) {
+            List<String> services, Cost cost, Latencies endToEnd, Map<String, Latencies> way, MachineLoad load) {
     }
 
     /**
@@ -199,10 +202,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      *                           processed_events row
      * @param path               each milestone of a confirmed order's way ({@link OrderPath}), in the order they are
      *                           reached: the time since the 201
+     * @param load               how busy the machine was from the first arrival to the last answer
      */
     public record EndToEnd(Double requestedPerSecond, double capacityPerSecond, double offeredPerSecond, double seconds,
             int placed, int failed, int confirmed, int rejected, int notFinal, Latencies createdToFinal,
-            Latencies relayLag, Map<String, Latencies> consumerLag, Map<String, Latencies> path) {
+            Latencies relayLag, Map<String, Latencies> consumerLag, Map<String, Latencies> path, MachineLoad load) {
 
         /**
          * Every hop measured, in one table's rows: the relay lag, each consumer's lag (by service name), then the
@@ -215,6 +219,15 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
             way.putAll(path);
             return way;
         }
+    }
+
+    /**
+     * How busy the machine's cores were over a phase ({@link MachineCpu}): shares of all cores' time.
+     *
+     * @param busy  spent running anything, the benchmark's own JVM included
+     * @param steal taken by the hypervisor for other virtual machines (0 where it does not say)
+     */
+    public record MachineLoad(double busy, double steal) {
     }
 
     /**

@@ -25,7 +25,10 @@ import java.util.OptionalDouble;
  * @param rate         end-to-end arrival rate in orders per second (bench.rate); when empty, 60% of the capacity the
  *                     cost phase measured
  * @param endToEnd     how long orders arrive at that rate, counted (bench.e2e-seconds)
- * @param e2eWarmup    arrivals at that rate before, not counted (bench.e2e-warmup-seconds)
+ * @param e2eWarmup    arrivals at that rate before, not counted (bench.e2e-warmup-seconds); the same before the
+ *                     unloaded run
+ * @param unloaded     how long orders arrive, counted, at 10% of the capacity ({@link EndToEnd#UNLOADED}), after the
+ *                     run at 60%; 0 leaves that run out (bench.unloaded-seconds)
  * @param replays      replayed requests (bench.replays), at bench.rate, or 100 per second when it is not given
  * @param idle         how long the system runs without load while its idle CPU is measured (bench.idle-seconds)
  * @param levers       the levers to measure (bench.levers: names, comma-separated; empty for all, none for none)
@@ -38,8 +41,8 @@ import java.util.OptionalDouble;
  */
 record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost,
         int connections, Duration warmup, Duration measure, int backlog, OptionalDouble rate, Duration endToEnd,
-        Duration e2eWarmup, int replays, Duration idle, List<Levers.Lever> levers, Duration leverWarmup,
-        Duration leverCost, boolean leverBaselineAgain) {
+        Duration e2eWarmup, Duration unloaded, int replays, Duration idle, List<Levers.Lever> levers,
+        Duration leverWarmup, Duration leverCost, boolean leverBaselineAgain) {
 
     private static final double REPLAY_RATE = 100;
 
@@ -52,6 +55,7 @@ record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJit
                 seconds("bench.warmup-seconds", 20), seconds("bench.seconds", 10), integer("bench.backlog", 20_000),
                 rate.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(rate)),
                 seconds("bench.e2e-seconds", 60), seconds("bench.e2e-warmup-seconds", 10),
+                seconds("bench.unloaded-seconds", 30),
                 integer("bench.replays", 1_000), seconds("bench.idle-seconds", 30),
                 Levers.select(System.getProperty("bench.levers", "")),
                 seconds("bench.lever-warmup-seconds", (int) systemWarmup.toSeconds()),

@@ -34,6 +34,8 @@ final class EndToEnd {
     private static final Duration PATIENCE = Duration.ofMinutes(2);
     /** The share of the pipeline's capacity an open loop may offer: queues stay short, latencies mean something. */
     static final double UTILISATION = 0.6;
+    /** The share of the capacity at which the way's own latency shows: little of it is spent waiting in queues. */
+    static final double UNLOADED = 0.1;
 
     /** The orders of a run: those arriving during the warm-up are placed, waited for, and not counted. */
     record Run(List<BenchOrders.Answer> counted, BenchResult.EndToEnd result) {
@@ -53,10 +55,33 @@ final class EndToEnd {
         log.info("[bench] end to end: {} orders/s ({}) for {} s after {} s of warm-up", rate,
                 settings.rate().isPresent() ? "bench.rate" : Math.round(UTILISATION * 100) + "% of the capacity",
                 settings.endToEnd().toSeconds(), settings.e2eWarmup().toSeconds());
-        int warmup = (int) Math.round(rate * settings.e2eWarmup().toSeconds());
-        int counted = (int) Math.round(rate * settings.endToEnd().toSeconds());
+        return run(database, orders, new Rates(settings.rate().isPresent() ? rate : null, capacity, rate,
+                settings.endToEnd().toSeconds(), 0), settings.e2eWarmup());
+    }
+
+    /**
+     * The same at {@link #UNLOADED} of the capacity (at least one order a second) for bench.unloaded-seconds: what the
+     * way itself takes, beside {@link #run}'s figures, where a busy machine adds queues to every hop.
+     */
+    static Run unloaded(DatabaseNode database, BenchOrders orders, BenchSettings settings, double capacity)
+            throws SQLException {
+        double rate = Math.max(1, Math.floor(UNLOADED * capacity));
+        log.info("[bench] end to end, unloaded: {} orders/s ({}% of the capacity) for {} s after {} s of warm-up", rate,
+                Math.round(UNLOADED * 100), settings.unloaded().toSeconds(), settings.e2eWarmup().toSeconds());
+        return run(database, orders, new Rates(null, capacity, rate, settings.unloaded().toSeconds(), 0),
+                settings.e2eWarmup());
+    }
+
+    /** @param rates the rate to offer and for how long; its {@code failed} is counted here */
+    private static Run run(DatabaseNode database, BenchOrders orders, Rates rates, Duration warmupTime)
+            throws SQLException {
+        double rate = rates.offered();
+        int warmup = (int) Math.round(rate * warmupTime.toSeconds());
+        int counted = (int) Math.round(rate * rates.seconds());
+        MachineCpu.Snapshot before = MachineCpu.read();
         List<BenchOrders.Answer> answers = OpenLoop.run(rate, warmup + counted, PATIENCE,
                 i -> orders.placeAsync(orders.fresh()));
+        BenchResult.MachineLoad load = MachineCpu.between(before, MachineCpu.read());
         List<BenchOrders.Answer> placed = answers.subList(warmup, answers.size()).stream()
                 .filter(answer -> answer.status() == 201).toList();
         int failed = counted - placed.size();
@@ -70,8 +95,7 @@ final class EndToEnd {
                 // Reported (not_final), not thrown: the figures of the orders that did finish still tell something.
             }
             return new Run(placed, measure(database, connection, placed, orderIds,
-                    new Rates(settings.rate().isPresent() ? rate : null, capacity, rate,
-                            settings.endToEnd().toSeconds(), failed)));
+                    new Rates(rates.requested(), rates.capacity(), rate, rates.seconds(), failed), load));
         }
     }
 
@@ -80,7 +104,7 @@ final class EndToEnd {
     }
 
     private static BenchResult.EndToEnd measure(DatabaseNode database, Connection orderDb, List<BenchOrders.Answer> placed,
-            Long[] orderIds, Rates rates) throws SQLException {
+            Long[] orderIds, Rates rates, BenchResult.MachineLoad load) throws SQLException {
         Map<Long, Instant> answeredAt = new HashMap<>();
         placed.forEach(answer -> answeredAt.put(answer.orderId(), answer.answeredAt()));
         List<Long> toFinal = new ArrayList<>();
@@ -130,7 +154,7 @@ final class EndToEnd {
         }
         return new BenchResult.EndToEnd(rates.requested(), rates.capacity(), rates.offered(), rates.seconds(),
                 placed.size(), rates.failed(), confirmed, rejected, notFinal, Latencies.ofNanos(toArray(toFinal)), Latencies.ofNanos(toArray(relayLag)),
-                consumerLag, OrderPath.measure(database, answeredAt));
+                consumerLag, OrderPath.measure(database, answeredAt), load);
     }
 
     /** From each OrderCreated row's creation to the consumer's processed_events row of that event. */
