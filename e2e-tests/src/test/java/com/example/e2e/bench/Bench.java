@@ -115,13 +115,13 @@ final class Bench {
         }
         consumers().forEach(node -> node.awaitReady(READY));
 
-        EndToEnd.Run endToEnd = EndToEnd.run(topology.database(), orders, settings, cost.capacityPerSecond());
+        EndToEnd.Run endToEnd = EndToEnd.run(topology, orders, settings, cost.capacityPerSecond());
         log.info("[bench] end to end at {} orders/s: 201 -> final p99 {} ms", endToEnd.result().offeredPerSecond(),
                 endToEnd.result().createdToFinal().p99());
 
         BenchResult.EndToEnd unloaded = null;
         if (!settings.unloaded().isZero()) {
-            unloaded = EndToEnd.unloaded(topology.database(), orders, settings, cost.capacityPerSecond()).result();
+            unloaded = EndToEnd.unloaded(topology, orders, settings, cost.capacityPerSecond()).result();
             log.info("[bench] end to end, unloaded, at {} orders/s: 201 -> final p50 {} ms, p99 {} ms",
                     unloaded.offeredPerSecond(), unloaded.createdToFinal().p50(), unloaded.createdToFinal().p99());
         }
@@ -204,7 +204,7 @@ final class Bench {
                 settings.connections(), settings.leverCost().toSeconds());
         BenchResult.Cost cost = CostPhase.measure("lever " + name, topology, orders, settings.connections(),
                 settings.leverCost());
-        EndToEnd.Run endToEnd = EndToEnd.run(topology.database(), orders, settings,
+        EndToEnd.Run endToEnd = EndToEnd.run(topology, orders, settings,
                 capacity.orElse(cost.capacityPerSecond()));
         log.info("[bench] lever {}: end to end at {} orders/s: 201 -> final p50 {} ms, p99 {} ms", name,
                 endToEnd.result().offeredPerSecond(), endToEnd.result().createdToFinal().p50(),

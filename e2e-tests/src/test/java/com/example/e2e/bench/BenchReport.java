@@ -72,7 +72,7 @@ public final class BenchReport {
         cost(md, result.cost());
         throughput(md, result);
         orderApiLatency(md, result.orderApi());
-        endToEnd(md, result.endToEnd(), result.unloaded());
+        endToEnd(md, result.endToEnd(), result.unloaded(), result.cost());
         replays(md, result.replays());
         idle(md, result.idle());
         if (result.levers() != null) {
@@ -215,14 +215,18 @@ public final class BenchReport {
                 .append("| ").append(percentiles(api.latency())).append(" | ").append(api.errors()).append(" |\n\n");
     }
 
-    private static void endToEnd(StringBuilder md, BenchResult.EndToEnd endToEnd, BenchResult.EndToEnd unloaded) {
+    private static void endToEnd(StringBuilder md, BenchResult.EndToEnd endToEnd, BenchResult.EndToEnd unloaded,
+            BenchResult.Cost cost) {
         md.append("## End to end\n\n")
                 .append(format("Orders arrived at %s orders/s (%s; the whole pipeline finishes %s orders/s) for %.0f s: "
                         + "%d placed, %d failed, %d confirmed, %d rejected, %d not final. %s\n\n",
                         rate(endToEnd.offeredPerSecond()), endToEnd.requestedPerSecond() == null
                                 ? percent(EndToEnd.UTILISATION) + " of the capacity" : "as bench.rate asked",
                         decimal(endToEnd.capacityPerSecond()), endToEnd.seconds(), endToEnd.placed(), endToEnd.failed(),
-                        endToEnd.confirmed(), endToEnd.rejected(), endToEnd.notFinal(), busy(endToEnd.load())))
+                        endToEnd.confirmed(), endToEnd.rejected(), endToEnd.notFinal(), busy(endToEnd.load())
+                                + format(" The system used %s ms of CPU per order, against %s ms in the closed loop of "
+                                        + "the cost phase.", ms(endToEnd.load().cpuMillisPerOrder()),
+                                        ms(cost.systemCpuMillisPerOrder()))))
                 .append("| latency | count | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |\n|---|---:|---:|---:|---:|---:|\n")
                 .append(latencyRow("201 → final", endToEnd.createdToFinal()))
                 .append(latencyRow("relay lag", endToEnd.relayLag()));
@@ -254,6 +258,10 @@ public final class BenchReport {
                         unloaded.placed(), unloaded.failed(), unloaded.notFinal(), busy(unloaded.load())))
                 .append(format("| hop | at %s orders/s | at %s orders/s |\n|---|---:|---:|\n",
                         rate(loaded.offeredPerSecond()), rate(unloaded.offeredPerSecond())))
+                .append("| cores busy | ").append(percent(loaded.load().busy())).append(" | ")
+                .append(percent(unloaded.load().busy())).append(" |\n")
+                .append("| system CPU per order (ms) | ").append(ms(loaded.load().cpuMillisPerOrder())).append(" | ")
+                .append(ms(unloaded.load().cpuMillisPerOrder())).append(" |\n")
                 .append("| 201 → final | ").append(p50AndP99(loaded.createdToFinal(), null)).append(" | ")
                 .append(p50AndP99(unloaded.createdToFinal(), null)).append(" |\n");
         Set<String> hops = new LinkedHashSet<>(loaded.way().keySet());
@@ -265,8 +273,8 @@ public final class BenchReport {
         md.append('\n');
     }
 
-    /** "While they arrived, the machine's cores were 93% busy (2% stolen by the hypervisor)." */
-    private static String busy(BenchResult.MachineLoad load) {
+    /** "While they arrived, the machine's cores were 93% busy (2% of their time stolen by the hypervisor)." */
+    private static String busy(BenchResult.Load load) {
         return format("While they arrived, the machine's cores were %s busy%s.", percent(load.busy()),
                 load.steal() >= 0.005 ? format(" (%s of their time stolen by the hypervisor)", percent(load.steal()))
                         : "");
@@ -306,15 +314,15 @@ public final class BenchReport {
                         + "the same with the normal settings, and where it runs again after the levers, how far two "
                         + "runs of the same settings land apart tells how large a lever's difference must be to say "
                         + "anything. CPU in ms per order; resident memory of the largest "
-                        + "service when the last order of the cost phase became final; cores busy: the share of the "
-                        + "machine's cores in use while the end-to-end orders arrived (near 100%%, a run's latency is "
-                        + "mostly queues).\n\n",
+                        + "service when the last order of the cost phase became final; end to end: the share of the "
+                        + "machine's cores in use while its orders arrived (near 100%%, a run's latency is mostly "
+                        + "queues) and the system's CPU per order at that rate.\n\n",
                         runs.warmupSeconds(), baseline.placingSeconds(), runs.endToEndRate()))
                 .append("| run | system CPU | of which JIT compilation");
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
         md.append(" | tx per order | PostgreSQL statements: executing / planning ms per order "
                 + "| messages published / delivered per order | orders/s | resident MiB "
-                + "| cores busy, end to end | 201 → final p50 / p99 (ms) |\n|---");
+                + "| end to end: cores busy / CPU per order (ms) | 201 → final p50 / p99 (ms) |\n|---");
         md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 9)).append("|\n");
         leverRow(md, "baseline", baseline, runs.baselineEndToEnd(), runs.baselineLoad(), baseline,
                 runs.baselineEndToEnd());
@@ -380,7 +388,7 @@ public final class BenchReport {
     }
 
     private static void leverRow(StringBuilder md, String name, BenchResult.Cost cost, Latencies endToEnd,
-            BenchResult.MachineLoad load, BenchResult.Cost baseline, Latencies baselineEndToEnd) {
+            BenchResult.Load load, BenchResult.Cost baseline, Latencies baselineEndToEnd) {
         md.append("| ").append(name).append(" | ").append(ms(cost.systemCpuMillisPerOrder()))
                 .append(change(cost.systemCpuMillisPerOrder(), baseline.systemCpuMillisPerOrder()))
                 .append(" | ").append(ms(cost.systemJitCpuMillisPerOrder()));
@@ -394,7 +402,7 @@ public final class BenchReport {
                 .append(change(cost.capacityPerSecond(), baseline.capacityPerSecond()))
                 .append(" | ").append(format("%.0f", cost.largestResidentBytes() / MIB))
                 .append(change(cost.largestResidentBytes(), baseline.largestResidentBytes()))
-                .append(" | ").append(percent(load.busy()))
+                .append(" | ").append(percent(load.busy())).append(" / ").append(ms(load.cpuMillisPerOrder()))
                 .append(" | ").append(ms(endToEnd.p50())).append(change(endToEnd.p50(), baselineEndToEnd.p50()))
                 .append(" / ").append(ms(endToEnd.p99())).append(change(endToEnd.p99(), baselineEndToEnd.p99()))
                 .append(" |\n");

@@ -80,6 +80,7 @@ class BenchReportTests {
         assertThat(json.path("setup").path("warmup").path("jit_share").asDouble()).isEqualTo(0.021);
         assertThat(json.path("end_to_end").path("requested_per_second").isNull()).isTrue();
         assertThat(json.path("end_to_end").path("load").path("busy").asDouble()).isEqualTo(0.934);
+        assertThat(json.path("end_to_end").path("load").path("cpu_millis_per_order").asDouble()).isEqualTo(131.4);
         assertThat(json.path("unloaded").path("created_to_final").path("p99").asDouble()).isEqualTo(44.8);
         assertThat(json.path("levers").path("levers").get(0).path("load").path("busy").asDouble()).isEqualTo(0.64);
         assertThat(json.path("levers").path("baseline_load").path("busy").asDouble()).isEqualTo(0.71);
@@ -158,11 +159,15 @@ class BenchReportTests {
                 .contains("| 11352 | 21.4 | 48.7 | 87.4 | 312.9 | 3 |")
                 .contains("Orders arrived at 9 orders/s (60% of the capacity; the whole pipeline finishes 15.0 orders/s) "
                         + "for 30 s: 6000 placed, 0 failed, 5412 confirmed, 588 rejected, 0 not final. While they "
-                        + "arrived, the machine's cores were 93% busy (2% of their time stolen by the hypervisor).")
+                        + "arrived, the machine's cores were 93% busy (2% of their time stolen by the hypervisor). The "
+                        + "system used 131.4 ms of CPU per order, against 100.0 ms in the closed loop of the cost "
+                        + "phase.")
                 .contains("### Unloaded\n\nThen orders arrived at 1 orders/s (7% of the capacity) for 30 s: 30 placed, "
                         + "0 failed, 0 not final. While they arrived, the machine's cores were 18% busy. What the way "
                         + "itself takes")
                 .contains("| hop | at 9 orders/s | at 1 orders/s |\n|---|---:|---:|\n"
+                        + "| cores busy | 93% | 18% |\n"
+                        + "| system CPU per order (ms) | 131.4 | 212.6 |\n"
                         + "| 201 → final | 38.2 / 182.7 | 21.5 / 44.8 |\n"
                         + "| relay lag | 4.12 / 19.6 | 2.05 / 6.30 |\n"
                         + "| consumer lag: coupon-service | 8.40 / 37.6 | — |\n")
@@ -178,12 +183,12 @@ class BenchReportTests {
                 .contains("| run | system CPU | of which JIT compilation | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
                         + "| RabbitMQ | tx per order | PostgreSQL statements: executing / planning ms per order "
                         + "| messages published / delivered per order | orders/s | resident MiB "
-                        + "| cores busy, end to end | 201 → final p50 / p99 (ms) |")
+                        + "| end to end: cores busy / CPU per order (ms) | 201 → final p50 / p99 (ms) |")
                 .contains("every run at the same 12 orders/s (60% of the baseline's capacity)")
                 .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 7.00 / 0.05 | 4.00 / 6.00 | 16.0 | 300 "
-                        + "| 71% | 150.0 / 600.0 |")
+                        + "| 71% / 150.2 | 150.0 / 600.0 |")
                 .contains("| `context-propagation=limited` | 90.0 (−10%) | 3.60 | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
-                        + "| 6.67 / 0.05 | 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 64% "
+                        + "| 6.67 / 0.05 | 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 64% / 121.0 "
                         + "| 120.0 (−20%) / 450.0 (−25%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
@@ -378,13 +383,13 @@ class BenchReportTests {
                         "risk-service", new Latencies(6000, 11.2, 27.5, 45.8, 133.0)),
                 ordered(OrderPath.ORDER_CREATED_SENT, new Latencies(5412, 4.3, 12.0, 20.1, 55.0),
                         OrderPath.FINAL, new Latencies(5412, 38.2, 96.4, 182.7, 401.3)),
-                new BenchResult.MachineLoad(0.934, 0.021));
+                new BenchResult.Load(0.934, 0.021, 131.4));
         BenchResult.EndToEnd unloaded = new BenchResult.EndToEnd(null, 15, 1, 30, 30, 0, 27, 3, 0,
                 new Latencies(30, 21.5, 30.2, 44.8, 44.8), new Latencies(30, 2.05, 4.1, 6.3, 6.3),
                 Map.of("inventory-service", new Latencies(30, 3.1, 5.0, 7.7, 7.7)),
                 ordered(OrderPath.ORDER_CREATED_SENT, new Latencies(27, 2.2, 4.0, 5.9, 5.9),
                         OrderPath.FINAL, new Latencies(27, 21.5, 30.2, 44.8, 44.8)),
-                new BenchResult.MachineLoad(0.182, 0.001));
+                new BenchResult.Load(0.182, 0.001, 212.6));
         BenchResult.Idle idle = new BenchResult.Idle(30, ordered("order-service", 0.4, "inventory-service", 0.3,
                 "coupon-service", 0.2, "risk-service", 0.25, "PostgreSQL", 0.1, "RabbitMQ", 2.5),
                 ordered("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,
@@ -392,18 +397,18 @@ class BenchReportTests {
         BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, 12, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
                 new Latencies(720, 150.0, 400.0, 600.0, 900.0),
                 ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0), "consumer lag: inventory-service",
-                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)), new BenchResult.MachineLoad(0.71, 0),
+                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)), new BenchResult.Load(0.71, 0, 150.2),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
                         Map.of("spring.reactor.context-propagation", "limited"), List.of(), List.of(),
                         cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0),
                         ordered("relay lag", new Latencies(720, 8.0, 15.0, 30.0, 50.0),
                                 "consumer lag: inventory-service", new Latencies(720, 40.0, 80.0, 150.0, 250.0)),
-                        new BenchResult.MachineLoad(0.64, 0)),
+                        new BenchResult.Load(0.64, 0, 121.0)),
                         new BenchResult.LeverRun("inventory-lanes=1", "One lane", Map.of("messaging.inbox.batch.lanes",
                                 "1"), List.of(), List.of("inventory-service"), cost(400, 25, 23, 17, 13, 14, 21, 11, 300),
                                 new Latencies(720, 140.0, 380.0, 590.0, 900.0),
                                 ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0)),
-                                new BenchResult.MachineLoad(0.705, 0))));
+                                new BenchResult.Load(0.705, 0, 149.0))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),

@@ -168,7 +168,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param levers            one run per lever, in the order asked for
      */
     public record LeverRuns(double warmupSeconds, double endToEndRate, Cost baseline, Latencies baselineEndToEnd,
-            Map<String, Latencies> baselineWay, MachineLoad baselineLoad, List<LeverRun> levers) {
+            Map<String, Latencies> baselineWay, Load baselineLoad, List<LeverRun> levers) {
     }
 
     /**
@@ -179,10 +179,10 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param services   the services that got them, by module name; empty for every service
      * @param endToEnd   201 to final state of orders arriving at {@link LeverRuns#endToEndRate()}
      * @param way        where those orders spent that time ({@link EndToEnd#way()})
-     * @param load       how busy the machine was while they arrived ({@link EndToEnd#load()})
+     * @param load       how hard those orders worked the machine ({@link EndToEnd#load()})
      */
     public record LeverRun(String name, String description, Map<String, String> properties, List<String> jvmOptions,
-            List<String> services, Cost cost, Latencies endToEnd, Map<String, Latencies> way, MachineLoad load) {
+            List<String> services, Cost cost, Latencies endToEnd, Map<String, Latencies> way, Load load) {
     }
 
     /**
@@ -202,11 +202,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      *                           processed_events row
      * @param path               each milestone of a confirmed order's way ({@link OrderPath}), in the order they are
      *                           reached: the time since the 201
-     * @param load               how busy the machine was from the first arrival to the last answer
+     * @param load               how hard the phase worked the machine
      */
     public record EndToEnd(Double requestedPerSecond, double capacityPerSecond, double offeredPerSecond, double seconds,
             int placed, int failed, int confirmed, int rejected, int notFinal, Latencies createdToFinal,
-            Latencies relayLag, Map<String, Latencies> consumerLag, Map<String, Latencies> path, MachineLoad load) {
+            Latencies relayLag, Map<String, Latencies> consumerLag, Map<String, Latencies> path, Load load) {
 
         /**
          * Every hop measured, in one table's rows: the relay lag, each consumer's lag (by service name), then the
@@ -222,12 +222,15 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     }
 
     /**
-     * How busy the machine's cores were over a phase ({@link MachineCpu}): shares of all cores' time.
+     * How hard an end-to-end phase worked the machine.
      *
-     * @param busy  spent running anything, the benchmark's own JVM included
-     * @param steal taken by the hypervisor for other virtual machines (0 where it does not say)
+     * @param busy              the share of all cores' time spent running anything, the benchmark's own JVM included
+     *                          ({@link MachineCpu}), from the first arrival to the last answer
+     * @param steal             the share taken by the hypervisor for other virtual machines (0 where it does not say)
+     * @param cpuMillisPerOrder the system's CPU (services, PostgreSQL, RabbitMQ) per order placed, from the first
+     *                          arrival until the last order was final: the cost phase's figure at this rate
      */
-    public record MachineLoad(double busy, double steal) {
+    public record Load(double busy, double steal, double cpuMillisPerOrder) {
     }
 
     /**

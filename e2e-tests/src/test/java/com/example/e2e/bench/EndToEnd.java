@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.example.e2e.topology.DatabaseNode;
+import com.example.e2e.topology.ProcessTopology;
 import com.example.e2e.topology.Service;
 
 /**
@@ -49,13 +50,13 @@ final class EndToEnd {
      *                 rate is {@link #UTILISATION} of it unless bench.rate asks for another (an open loop above
      *                 capacity only measures a queue that grows for as long as the run lasts)
      */
-    static Run run(DatabaseNode database, BenchOrders orders, BenchSettings settings, double capacity)
+    static Run run(ProcessTopology topology, BenchOrders orders, BenchSettings settings, double capacity)
             throws SQLException {
         double rate = settings.rate().orElse(Math.max(1, Math.floor(UTILISATION * capacity)));
         log.info("[bench] end to end: {} orders/s ({}) for {} s after {} s of warm-up", rate,
                 settings.rate().isPresent() ? "bench.rate" : Math.round(UTILISATION * 100) + "% of the capacity",
                 settings.endToEnd().toSeconds(), settings.e2eWarmup().toSeconds());
-        return run(database, orders, new Rates(settings.rate().isPresent() ? rate : null, capacity, rate,
+        return run(topology, orders, new Rates(settings.rate().isPresent() ? rate : null, capacity, rate,
                 settings.endToEnd().toSeconds(), 0), settings.e2eWarmup());
     }
 
@@ -63,25 +64,31 @@ final class EndToEnd {
      * The same at {@link #UNLOADED} of the capacity (at least one order a second) for bench.unloaded-seconds: what the
      * way itself takes, beside {@link #run}'s figures, where a busy machine adds queues to every hop.
      */
-    static Run unloaded(DatabaseNode database, BenchOrders orders, BenchSettings settings, double capacity)
+    static Run unloaded(ProcessTopology topology, BenchOrders orders, BenchSettings settings, double capacity)
             throws SQLException {
         double rate = Math.max(1, Math.floor(UNLOADED * capacity));
         log.info("[bench] end to end, unloaded: {} orders/s ({}% of the capacity) for {} s after {} s of warm-up", rate,
                 Math.round(UNLOADED * 100), settings.unloaded().toSeconds(), settings.e2eWarmup().toSeconds());
-        return run(database, orders, new Rates(null, capacity, rate, settings.unloaded().toSeconds(), 0),
+        return run(topology, orders, new Rates(null, capacity, rate, settings.unloaded().toSeconds(), 0),
                 settings.e2eWarmup());
     }
 
-    /** @param rates the rate to offer and for how long; its {@code failed} is counted here */
-    private static Run run(DatabaseNode database, BenchOrders orders, Rates rates, Duration warmupTime)
+    /**
+     * @param rates the rate to offer and for how long; its {@code failed} is counted here
+     */
+    private static Run run(ProcessTopology topology, BenchOrders orders, Rates rates, Duration warmupTime)
             throws SQLException {
+        DatabaseNode database = topology.database();
         double rate = rates.offered();
         int warmup = (int) Math.round(rate * warmupTime.toSeconds());
         int counted = (int) Math.round(rate * rates.seconds());
+        List<ProcessCpu.Tracked> system = CostPhase.systemProcesses(topology);
+        ProcessCpu.Snapshot cpuBefore = ProcessCpu.read(system);
         MachineCpu.Snapshot before = MachineCpu.read();
         List<BenchOrders.Answer> answers = OpenLoop.run(rate, warmup + counted, PATIENCE,
                 i -> orders.placeAsync(orders.fresh()));
-        BenchResult.MachineLoad load = MachineCpu.between(before, MachineCpu.read());
+        MachineCpu.Shares cores = MachineCpu.between(before, MachineCpu.read());
+        long answered = answers.stream().filter(answer -> answer.status() == 201).count();
         List<BenchOrders.Answer> placed = answers.subList(warmup, answers.size()).stream()
                 .filter(answer -> answer.status() == 201).toList();
         int failed = counted - placed.size();
@@ -94,8 +101,12 @@ final class EndToEnd {
             } catch (ConditionTimeoutException e) {
                 // Reported (not_final), not thrown: the figures of the orders that did finish still tell something.
             }
+            // Every order placed, the warm-up's too, from its arrival until the last counted one was final.
+            double cpuMillisPerOrder = answered == 0 ? 0 : ProcessCpu.read(system).millisSince(cpuBefore).values()
+                    .stream().mapToDouble(Double::doubleValue).sum() / answered;
             return new Run(placed, measure(database, connection, placed, orderIds,
-                    new Rates(rates.requested(), rates.capacity(), rate, rates.seconds(), failed), load));
+                    new Rates(rates.requested(), rates.capacity(), rate, rates.seconds(), failed),
+                    new BenchResult.Load(cores.busy(), cores.steal(), cpuMillisPerOrder)));
         }
     }
 
@@ -104,7 +115,7 @@ final class EndToEnd {
     }
 
     private static BenchResult.EndToEnd measure(DatabaseNode database, Connection orderDb, List<BenchOrders.Answer> placed,
-            Long[] orderIds, Rates rates, BenchResult.MachineLoad load) throws SQLException {
+            Long[] orderIds, Rates rates, BenchResult.Load load) throws SQLException {
         Map<Long, Instant> answeredAt = new HashMap<>();
         placed.forEach(answer -> answeredAt.put(answer.orderId(), answer.answeredAt()));
         List<Long> toFinal = new ArrayList<>();

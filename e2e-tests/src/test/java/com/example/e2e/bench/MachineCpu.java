@@ -48,13 +48,16 @@ final class MachineCpu {
         return new Snapshot(busy, steal, busy + ticks[3] + ticks[4] + steal);
     }
 
+    /** Shares of all cores' time: busy, and stolen. */
+    record Shares(double busy, double steal) {
+    }
+
     /** The shares of all cores' time between two snapshots that were busy and that were stolen. */
-    static BenchResult.MachineLoad between(Snapshot before, Snapshot after) {
+    static Shares between(Snapshot before, Snapshot after) {
         double total = after.total() - before.total();
         if (total <= 0) {
-            return new BenchResult.MachineLoad(0, 0);
+            return new Shares(0, 0);
         }
-        return new BenchResult.MachineLoad((after.busy() - before.busy()) / total,
-                (after.steal() - before.steal()) / total);
+        return new Shares((after.busy() - before.busy()) / total, (after.steal() - before.steal()) / total);
     }
 }
