@@ -224,15 +224,18 @@ public final class BenchReport {
                                 ? percent(EndToEnd.UTILISATION) + " of the capacity" : "as bench.rate asked",
                         decimal(endToEnd.capacityPerSecond()), endToEnd.seconds(), endToEnd.placed(), endToEnd.failed(),
                         endToEnd.confirmed(), endToEnd.rejected(), endToEnd.notFinal(), busy(endToEnd.load())
-                                + format(" The system used %s ms of CPU per order, against %s ms in the closed loop of "
-                                        + "the cost phase.", ms(endToEnd.load().cpuMillisPerOrder()),
-                                        ms(cost.systemCpuMillisPerOrder()))))
+                                + format(" The system used %s ms of CPU and %s database transactions per order, "
+                                        + "against %s ms and %s in the closed loop of the cost phase.",
+                                        ms(endToEnd.load().cpuMillisPerOrder()),
+                                        decimal(endToEnd.load().transactionsPerOrderInAll()),
+                                        ms(cost.systemCpuMillisPerOrder()), decimal(cost.transactionsPerOrderInAll()))))
                 .append("| latency | count | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |\n|---|---:|---:|---:|---:|---:|\n")
                 .append(latencyRow("201 → final", endToEnd.createdToFinal()))
                 .append(latencyRow("relay lag", endToEnd.relayLag()));
         new TreeMap<>(endToEnd.consumerLag())
                 .forEach((service, lag) -> md.append(latencyRow("consumer lag: " + cell(service), lag)));
         md.append('\n');
+        transactions(md, cost, endToEnd, unloaded);
         if (!endToEnd.path().isEmpty()) {
             md.append("Where a confirmed order's time goes: when each step of its way was reached, in ms after its 201 "
                     + "(read from the databases; a jump between two rows is what that hop cost):\n\n")
@@ -243,6 +246,41 @@ public final class BenchReport {
         if (unloaded != null) {
             unloaded(md, endToEnd, unloaded);
         }
+    }
+
+    /**
+     * Database transactions per order by database: in the closed loop, where what arrives while a batch is applied
+     * makes up the next one, beside the end-to-end runs, where orders arrive one by one.
+     */
+    private static void transactions(StringBuilder md, BenchResult.Cost cost, BenchResult.EndToEnd endToEnd,
+            BenchResult.EndToEnd unloaded) {
+        md.append("Database transactions per order, every order placed in each run counted, the services' upkeep in "
+                + "that time included:\n\n| database | closed loop (cost phase) | at ")
+                .append(rate(endToEnd.offeredPerSecond())).append(" orders/s |");
+        if (unloaded != null) {
+            md.append(" at ").append(rate(unloaded.offeredPerSecond())).append(" orders/s |");
+        }
+        md.append("\n|---|---:|---:|").append(unloaded != null ? "---:|" : "").append('\n');
+        Set<String> databases = new LinkedHashSet<>(cost.transactionsPerOrder().keySet());
+        databases.addAll(endToEnd.load().transactionsPerOrder().keySet());
+        for (String database : databases) {
+            transactionRow(md, cell(database), cost.transactionsPerOrder().get(database),
+                    endToEnd.load().transactionsPerOrder().get(database),
+                    unloaded == null ? null : unloaded.load().transactionsPerOrder().get(database), unloaded != null);
+        }
+        transactionRow(md, "**all**", cost.transactionsPerOrderInAll(), endToEnd.load().transactionsPerOrderInAll(),
+                unloaded == null ? null : unloaded.load().transactionsPerOrderInAll(), unloaded != null);
+        md.append('\n');
+    }
+
+    private static void transactionRow(StringBuilder md, String name, Double closedLoop, Double loaded, Double unloaded,
+            boolean withUnloaded) {
+        md.append("| ").append(name).append(" | ").append(closedLoop == null ? "—" : decimal(closedLoop)).append(" | ")
+                .append(loaded == null ? "—" : decimal(loaded)).append(" |");
+        if (withUnloaded) {
+            md.append(' ').append(unloaded == null ? "—" : decimal(unloaded)).append(" |");
+        }
+        md.append('\n');
     }
 
     /**

@@ -94,6 +94,9 @@ class BenchReportTests {
                 result.levers(), result.targets()), directory);
 
         assertThat(Files.readString(directory.resolve("bench-report.md"))).doesNotContain("Unloaded")
+                .contains("| database | closed loop (cost phase) | at 9 orders/s |\n|---|---:|---:|\n"
+                        + "| orders | 7.00 | 12.5 |\n")
+                .contains("| **all** | 19.0 | 26.0 |\n")
                 .contains("## Replays");
     }
 
@@ -160,8 +163,11 @@ class BenchReportTests {
                 .contains("Orders arrived at 9 orders/s (60% of the capacity; the whole pipeline finishes 15.0 orders/s) "
                         + "for 30 s: 6000 placed, 0 failed, 5412 confirmed, 588 rejected, 0 not final. While they "
                         + "arrived, the machine's cores were 93% busy (2% of their time stolen by the hypervisor). The "
-                        + "system used 131.4 ms of CPU per order, against 100.0 ms in the closed loop of the cost "
-                        + "phase.")
+                        + "system used 131.4 ms of CPU and 26.0 database transactions per order, against 100.0 ms and "
+                        + "19.0 in the closed loop of the cost phase.")
+                .contains("| database | closed loop (cost phase) | at 9 orders/s | at 1 orders/s |\n|---|---:|---:|---:|\n"
+                        + "| orders | 7.00 | 12.5 | 14.0 |\n| inventory | 4.00 | 5.00 | 6.00 |\n"
+                        + "| coupons | 4.00 | 4.50 | 5.00 |\n| risk | 4.00 | 4.00 | 5.00 |\n| **all** | 19.0 | 26.0 | 30.0 |\n")
                 .contains("### Unloaded\n\nThen orders arrived at 1 orders/s (7% of the capacity) for 30 s: 30 placed, "
                         + "0 failed, 0 not final. While they arrived, the machine's cores were 18% busy. What the way "
                         + "itself takes")
@@ -383,13 +389,15 @@ class BenchReportTests {
                         "risk-service", new Latencies(6000, 11.2, 27.5, 45.8, 133.0)),
                 ordered(OrderPath.ORDER_CREATED_SENT, new Latencies(5412, 4.3, 12.0, 20.1, 55.0),
                         OrderPath.FINAL, new Latencies(5412, 38.2, 96.4, 182.7, 401.3)),
-                new BenchResult.Load(0.934, 0.021, 131.4));
+                new BenchResult.Load(0.934, 0.021, 131.4,
+                        ordered("orders", 12.5, "inventory", 5.0, "coupons", 4.5, "risk", 4.0)));
         BenchResult.EndToEnd unloaded = new BenchResult.EndToEnd(null, 15, 1, 30, 30, 0, 27, 3, 0,
                 new Latencies(30, 21.5, 30.2, 44.8, 44.8), new Latencies(30, 2.05, 4.1, 6.3, 6.3),
                 Map.of("inventory-service", new Latencies(30, 3.1, 5.0, 7.7, 7.7)),
                 ordered(OrderPath.ORDER_CREATED_SENT, new Latencies(27, 2.2, 4.0, 5.9, 5.9),
                         OrderPath.FINAL, new Latencies(27, 21.5, 30.2, 44.8, 44.8)),
-                new BenchResult.Load(0.182, 0.001, 212.6));
+                new BenchResult.Load(0.182, 0.001, 212.6,
+                        ordered("orders", 14.0, "inventory", 6.0, "coupons", 5.0, "risk", 5.0)));
         BenchResult.Idle idle = new BenchResult.Idle(30, ordered("order-service", 0.4, "inventory-service", 0.3,
                 "coupon-service", 0.2, "risk-service", 0.25, "PostgreSQL", 0.1, "RabbitMQ", 2.5),
                 ordered("order-service", 298 * MIB, "inventory-service", 201 * MIB, "coupon-service", 375 * MIB / 2,
@@ -397,18 +405,18 @@ class BenchReportTests {
         BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, 12, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
                 new Latencies(720, 150.0, 400.0, 600.0, 900.0),
                 ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0), "consumer lag: inventory-service",
-                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)), new BenchResult.Load(0.71, 0, 150.2),
+                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)), new BenchResult.Load(0.71, 0, 150.2, Map.of()),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
                         Map.of("spring.reactor.context-propagation", "limited"), List.of(), List.of(),
                         cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0),
                         ordered("relay lag", new Latencies(720, 8.0, 15.0, 30.0, 50.0),
                                 "consumer lag: inventory-service", new Latencies(720, 40.0, 80.0, 150.0, 250.0)),
-                        new BenchResult.Load(0.64, 0, 121.0)),
+                        new BenchResult.Load(0.64, 0, 121.0, Map.of())),
                         new BenchResult.LeverRun("inventory-lanes=1", "One lane", Map.of("messaging.inbox.batch.lanes",
                                 "1"), List.of(), List.of("inventory-service"), cost(400, 25, 23, 17, 13, 14, 21, 11, 300),
                                 new Latencies(720, 140.0, 380.0, 590.0, 900.0),
                                 ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0)),
-                                new BenchResult.Load(0.705, 0, 149.0))));
+                                new BenchResult.Load(0.705, 0, 149.0, Map.of()))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),

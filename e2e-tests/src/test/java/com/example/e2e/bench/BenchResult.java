@@ -229,8 +229,15 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
      * @param steal             the share taken by the hypervisor for other virtual machines (0 where it does not say)
      * @param cpuMillisPerOrder the system's CPU (services, PostgreSQL, RabbitMQ) per order placed, from the first
      *                          arrival until the last order was final: the cost phase's figure at this rate
+     * @param transactionsPerOrder database transactions per order placed, by service database, from the first arrival
+     *                          until PostgreSQL had counted those of the last order ({@link DatabaseTransactions}): the
+     *                          cost phase's figure at this rate, the services' upkeep in that time included
      */
-    public record Load(double busy, double steal, double cpuMillisPerOrder) {
+    public record Load(double busy, double steal, double cpuMillisPerOrder, Map<String, Double> transactionsPerOrder) {
+
+        public double transactionsPerOrderInAll() {
+            return transactionsPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -83,6 +84,9 @@ final class EndToEnd {
         int warmup = (int) Math.round(rate * warmupTime.toSeconds());
         int counted = (int) Math.round(rate * rates.seconds());
         List<ProcessCpu.Tracked> system = CostPhase.systemProcesses(topology);
+        // What the counters still owe to the phase before (its backends idle since) is flushed by now.
+        DatabaseTransactions.awaitCounted(Instant.now());
+        Map<String, Long> transactionsBefore = DatabaseTransactions.read(database);
         ProcessCpu.Snapshot cpuBefore = ProcessCpu.read(system);
         MachineCpu.Snapshot before = MachineCpu.read();
         List<BenchOrders.Answer> answers = OpenLoop.run(rate, warmup + counted, PATIENCE,
@@ -94,19 +98,32 @@ final class EndToEnd {
         int failed = counted - placed.size();
         Long[] orderIds = placed.stream().map(BenchOrders.Answer::orderId).toArray(Long[]::new);
         try (Connection connection = Sql.connect(database, Service.ORDER)) {
+            AtomicLong polls = new AtomicLong();
             try {
                 Awaitility.await("every order reaches its final state").atMost(PATIENCE)
                         .pollInterval(Duration.ofMillis(200))
-                        .until(() -> notFinal(connection, orderIds) == 0);
+                        .until(() -> {
+                            polls.incrementAndGet();
+                            return notFinal(connection, orderIds) == 0;
+                        });
             } catch (ConditionTimeoutException e) {
                 // Reported (not_final), not thrown: the figures of the orders that did finish still tell something.
             }
             // Every order placed, the warm-up's too, from its arrival until the last counted one was final.
-            double cpuMillisPerOrder = answered == 0 ? 0 : ProcessCpu.read(system).millisSince(cpuBefore).values()
-                    .stream().mapToDouble(Double::doubleValue).sum() / answered;
+            double perOrder = Math.max(1, answered);
+            double cpuMillisPerOrder = ProcessCpu.read(system).millisSince(cpuBefore).values()
+                    .stream().mapToDouble(Double::doubleValue).sum() / perOrder;
+            DatabaseTransactions.awaitCounted(Instant.now());
+            Map<String, Long> transactionsAfter = DatabaseTransactions.read(database);
+            Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
+            transactionsBefore.forEach((name, count) -> {
+                // Each poll above was one transaction of order-service's database; the queries below come after.
+                long own = name.equals(Service.ORDER.database()) ? polls.get() : 0;
+                transactionsPerOrder.put(name, (transactionsAfter.get(name) - count - own) / perOrder);
+            });
             return new Run(placed, measure(database, connection, placed, orderIds,
                     new Rates(rates.requested(), rates.capacity(), rate, rates.seconds(), failed),
-                    new BenchResult.Load(cores.busy(), cores.steal(), cpuMillisPerOrder)));
+                    new BenchResult.Load(cores.busy(), cores.steal(), cpuMillisPerOrder, transactionsPerOrder)));
         }
     }
 
