@@ -360,7 +360,7 @@ public final class BenchReport {
         baseline.cpuMillisPerOrder().keySet().forEach(process -> md.append(" | ").append(cell(process)));
         md.append(" | tx per order | PostgreSQL statements: executing / planning ms per order "
                 + "| messages published / delivered per order | orders/s | resident MiB "
-                + "| end to end: cores busy / CPU per order (ms) | 201 → final p50 / p99 (ms) |\n|---");
+                + "| end to end: cores busy / CPU per order (ms) / tx per order | 201 → final p50 / p99 (ms) |\n|---");
         md.append("|---:".repeat(baseline.cpuMillisPerOrder().size() + 9)).append("|\n");
         leverRow(md, "baseline", baseline, runs.baselineEndToEnd(), runs.baselineLoad(), baseline,
                 runs.baselineEndToEnd());
@@ -441,6 +441,7 @@ public final class BenchReport {
                 .append(" | ").append(format("%.0f", cost.largestResidentBytes() / MIB))
                 .append(change(cost.largestResidentBytes(), baseline.largestResidentBytes()))
                 .append(" | ").append(percent(load.busy())).append(" / ").append(ms(load.cpuMillisPerOrder()))
+                .append(" / ").append(decimal(load.transactionsPerOrderInAll()))
                 .append(" | ").append(ms(endToEnd.p50())).append(change(endToEnd.p50(), baselineEndToEnd.p50()))
                 .append(" / ").append(ms(endToEnd.p99())).append(change(endToEnd.p99(), baselineEndToEnd.p99()))
                 .append(" |\n");

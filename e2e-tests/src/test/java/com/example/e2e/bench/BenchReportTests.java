@@ -189,12 +189,12 @@ class BenchReportTests {
                 .contains("| run | system CPU | of which JIT compilation | order-service | inventory-service | coupon-service | risk-service | PostgreSQL "
                         + "| RabbitMQ | tx per order | PostgreSQL statements: executing / planning ms per order "
                         + "| messages published / delivered per order | orders/s | resident MiB "
-                        + "| end to end: cores busy / CPU per order (ms) | 201 → final p50 / p99 (ms) |")
+                        + "| end to end: cores busy / CPU per order (ms) / tx per order | 201 → final p50 / p99 (ms) |")
                 .contains("every run at the same 12 orders/s (60% of the baseline's capacity)")
                 .contains("| baseline | 100.0 | 4.10 | 23.0 | 18.0 | 13.0 | 14.0 | 21.0 | 11.0 | 19.0 | 7.00 / 0.05 | 4.00 / 6.00 | 16.0 | 300 "
-                        + "| 71% / 150.2 | 150.0 / 600.0 |")
+                        + "| 71% / 150.2 / 21.0 | 150.0 / 600.0 |")
                 .contains("| `context-propagation=limited` | 90.0 (−10%) | 3.60 | 20.0 | 16.0 | 11.0 | 12.0 | 20.0 | 11.0 | 19.0 "
-                        + "| 6.67 / 0.05 | 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 64% / 121.0 "
+                        + "| 6.67 / 0.05 | 4.00 / 6.00 | 20.0 (+25%) | 270 (−10%) | 64% / 121.0 / 18.0 "
                         + "| 120.0 (−20%) / 450.0 (−25%) |")
                 .contains("- `context-propagation=limited`: Less context propagation. Sets "
                         + "`spring.reactor.context-propagation=limited` on every service.")
@@ -405,18 +405,18 @@ class BenchReportTests {
         BenchResult.LeverRuns levers = new BenchResult.LeverRuns(60, 12, cost(400, 25, 23, 18, 13, 14, 21, 11, 300),
                 new Latencies(720, 150.0, 400.0, 600.0, 900.0),
                 ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0), "consumer lag: inventory-service",
-                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)), new BenchResult.Load(0.71, 0, 150.2, Map.of()),
+                        new Latencies(720, 50.0, 90.0, 200.0, 300.0)), new BenchResult.Load(0.71, 0, 150.2, Map.of("orders", 21.0)),
                 List.of(new BenchResult.LeverRun("context-propagation=limited", "Less context propagation",
                         Map.of("spring.reactor.context-propagation", "limited"), List.of(), List.of(),
                         cost(400, 20, 20, 16, 11, 12, 20, 11, 270), new Latencies(720, 120.0, 350.0, 450.0, 800.0),
                         ordered("relay lag", new Latencies(720, 8.0, 15.0, 30.0, 50.0),
                                 "consumer lag: inventory-service", new Latencies(720, 40.0, 80.0, 150.0, 250.0)),
-                        new BenchResult.Load(0.64, 0, 121.0, Map.of())),
+                        new BenchResult.Load(0.64, 0, 121.0, Map.of("orders", 18.0))),
                         new BenchResult.LeverRun("inventory-lanes=1", "One lane", Map.of("messaging.inbox.batch.lanes",
                                 "1"), List.of(), List.of("inventory-service"), cost(400, 25, 23, 17, 13, 14, 21, 11, 300),
                                 new Latencies(720, 140.0, 380.0, 590.0, 900.0),
                                 ordered("relay lag", new Latencies(720, 10.0, 20.0, 40.0, 60.0)),
-                                new BenchResult.Load(0.705, 0, 149.0, Map.of()))));
+                                new BenchResult.Load(0.705, 0, 149.0, Map.of("orders", 21.0)))));
         List<BenchResult.Target> targets = List.of(
                 new BenchResult.Target("Order API / database ceiling", 46.0, 50, "%", AT_LEAST),
                 new BenchResult.Target("Relay drain / broker ceiling", 69.4, 60, "%", AT_LEAST),

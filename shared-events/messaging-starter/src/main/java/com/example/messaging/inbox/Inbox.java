@@ -135,7 +135,8 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         this.properties = properties;
         this.deadLetters = deadLetters;
         this.lanes = properties != null && properties.batch().enabled() && deadLetters != null
-                ? new InboxLanes<>(properties.batch().size(), properties.batch().stopTimeout(), this::acceptBatch,
+                ? new InboxLanes<>(properties.batch().size(), properties.batch().linger(),
+                        properties.batch().stopTimeout(), this::acceptBatch,
                         Pending::handBackUnlessSettled)
                 : null;
         this.laneCount = properties != null ? properties.batch().lanes() : 1;
@@ -230,6 +231,11 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
     /** Whether deliveries are applied in batches ({@link InboxLanes}) rather than one at a time on the listener thread. */
     boolean consumesInBatches() {
         return lanes != null;
+    }
+
+    /** How long an idle lane waits before it takes a batch (zero without batches). */
+    Duration batchLinger() {
+        return lanes == null ? Duration.ZERO : lanes.linger();
     }
 
     private void acceptOne(Pending delivery) {

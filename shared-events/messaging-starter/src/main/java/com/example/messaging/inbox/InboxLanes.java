@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * straight back to the broker for the next one; one drain per lane applies what has gathered, up to {@code size}
  * deliveries at a time, and takes the next batch when that one is done. A delivery that arrives while its lane has
  * nothing in flight is applied at once, alone; deliveries that arrive while a batch is in flight make up the next
- * one. So a batch costs no waiting (no linger, no timer), an idle consumer costs nothing, and under load the batches
- * grow with the load. The channels' prefetch bounds what the lanes hold.
+ * one. So a batch costs no waiting (no timer), an idle consumer costs nothing, and under load the batches grow with the
+ * load. The channels' prefetch bounds what the lanes hold. Optionally a drain that starts on an idle lane lingers a
+ * little before it takes its first batch, so that deliveries about one order that arrive a few milliseconds apart are
+ * applied together; the time is spent on the drain's thread, never on the listener's.
  *
  * <p>The caller picks the lane of a delivery ({@link Inbox}: by the order the event is about, so the events of one
  * order, whichever queue and channel they come from, are applied one batch after another and never by two batches
@@ -40,6 +42,7 @@ final class InboxLanes<T> {
     private static final Logger log = LoggerFactory.getLogger(InboxLanes.class);
 
     private final int size;
+    private final long lingerNanos;
     private final Duration stopTimeout;
     private final Consumer<List<T>> batches;
     private final Consumer<T> handBack;
@@ -47,16 +50,21 @@ final class InboxLanes<T> {
     private final AtomicInteger threads = new AtomicInteger();
     private volatile ExecutorService drains;
     private volatile boolean closing;
+    /** What a lingering drain waits on; stopping wakes it. */
+    private final Object lingering = new Object();
 
     /**
      * @param size        the most deliveries per batch
+     * @param linger      how long a drain that starts on an idle lane waits before it takes its first batch (zero: it
+     *                    takes it at once)
      * @param stopTimeout how long stopping waits for the batches in flight
      * @param batches     applies and settles one batch, all from one lane, in the order they were offered
      * @param handBack    gives a delivery back to the broker unless it is settled already (after a batch failed
      *                    unexpectedly)
      */
-    InboxLanes(int size, Duration stopTimeout, Consumer<List<T>> batches, Consumer<T> handBack) {
+    InboxLanes(int size, Duration linger, Duration stopTimeout, Consumer<List<T>> batches, Consumer<T> handBack) {
         this.size = size;
+        this.lingerNanos = linger.toNanos();
         this.stopTimeout = stopTimeout;
         this.batches = batches;
         this.handBack = handBack;
@@ -92,6 +100,7 @@ final class InboxLanes<T> {
      * delivery offered afterwards starts a new drain.
      */
     private void drain(int lane) {
+        awaitLinger();
         while (!closing && !Thread.currentThread().isInterrupted()) {
             List<T> batch = new ArrayList<>(size);
             lanes.computeIfPresent(lane, (key, waiting) -> {
@@ -108,6 +117,25 @@ final class InboxLanes<T> {
             } catch (RuntimeException unexpected) {
                 handBack(lane, batch, unexpected);
                 return;
+            }
+        }
+    }
+
+    /** Waits out the linger, if there is one; stopping ends it at once (and the drain then takes no batch). */
+    private void awaitLinger() {
+        if (lingerNanos == 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + lingerNanos;
+        synchronized (lingering) {
+            long remaining = lingerNanos;
+            try {
+                while (remaining > 0 && !closing) {
+                    TimeUnit.NANOSECONDS.timedWait(lingering, remaining);
+                    remaining = deadline - System.nanoTime();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -129,6 +157,10 @@ final class InboxLanes<T> {
         waiting.forEach(handBack);
     }
 
+    Duration linger() {
+        return Duration.ofNanos(lingerNanos);
+    }
+
     /** Whether a delivery is waiting or being applied. */
     boolean busy() {
         return !lanes.isEmpty();
@@ -146,6 +178,9 @@ final class InboxLanes<T> {
     /** Takes no more deliveries, lets the batches in flight end within the stop timeout, then interrupts them. */
     void stop() {
         closing = true;
+        synchronized (lingering) {
+            lingering.notifyAll();
+        }
         ExecutorService stopping = drains;
         stopping.shutdown();
         try {

@@ -92,12 +92,18 @@ public record InboxProperties(
      *                    holds the same rows, and a circle (two batches each holding rows the other wants, where
      *                    the order in which batches lock does not prevent one) is ended by PostgreSQL's deadlock
      *                    detection ({@code deadlock_timeout}, 1 s), after which the batch's events go one at a time
+     * @param linger      how long a lane that had nothing in flight waits after its first delivery before it takes the
+     *                    batch, so that deliveries about the same order arriving a few milliseconds apart (order-service's
+     *                    three replies) are applied in one transaction; zero by default: a lone delivery goes at once.
+     *                    Paid once by each batch that starts on an idle lane; a busy lane's next batch gathers while
+     *                    the one before is applied, as without it
      */
     public record Batch(
             @DefaultValue("1") int size,
             @DefaultValue("8") int lanes,
             @DefaultValue("5s") Duration stopTimeout,
-            Duration lockTimeout) {
+            Duration lockTimeout,
+            @DefaultValue("0ms") Duration linger) {
 
         public Batch {
             Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
@@ -105,7 +111,10 @@ public record InboxProperties(
             Settings.requirePositive(stopTimeout, "messaging.inbox.batch.stop-timeout");
             Settings.require(lockTimeout == null || lockTimeout.toMillis() >= 1,
                     "messaging.inbox.batch.lock-timeout must be at least 1ms");
+            Settings.require(linger != null && !linger.isNegative() && linger.compareTo(stopTimeout) < 0,
+                    "messaging.inbox.batch.linger must be zero or more, and shorter than the stop timeout");
         }
+
 
         /** Whether deliveries are consumed in batches at all. */
         public boolean enabled() {

@@ -86,10 +86,11 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class)
                 .withBean("rabbitConnectionFactory", CachingConnectionFactory.class,
                         () -> new CachingConnectionFactory("localhost"))
-                .withPropertyValues("messaging.inbox.batch.size=8")
+                .withPropertyValues("messaging.inbox.batch.size=8", "messaging.inbox.batch.linger=10ms")
                 .run(context -> {
                     Inbox inbox = context.getBean(Inbox.class);
                     assertThat(inbox.consumesInBatches()).isTrue();
+                    assertThat(inbox.batchLinger()).isEqualTo(Duration.ofMillis(10));
                     assertThat(inbox.isRunning()).isTrue();
                     // The input bindings' phase: a batch in flight must end while its channel is open.
                     assertThat(inbox.getPhase()).isGreaterThan(Integer.MAX_VALUE - 3000);
@@ -120,6 +121,22 @@ class InboxAutoConfigurationTests {
         runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.lock-timeout=0ms")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("messaging.inbox.batch.lock-timeout must be at least 1ms"));
+    }
+
+    /** None by default: a lone delivery goes at once. */
+    @Test
+    void aLaneLingersOnlyWhenALingerIsSet() {
+        runner.withUserConfiguration(Handlers.class)
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().linger()).isZero());
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=10ms")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().linger())
+                        .isEqualTo(Duration.ofMillis(10)));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=-1ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("messaging.inbox.batch.linger must be zero or more"));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=5s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("shorter than the stop timeout"));
     }
 
     @Test

@@ -26,7 +26,7 @@ import reactor.core.publisher.Flux;
  */
 class InboxBindingTests {
 
-    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, 2, Duration.ofSeconds(5), null);
+    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, 2, Duration.ofSeconds(5), null, Duration.ZERO);
 
     @Test
     void handlersThatMatchTheContractGiveTheDestinations() {
@@ -70,7 +70,7 @@ class InboxBindingTests {
         BindingServiceProperties bindings = bindingsOf("risk-service");
 
         new InboxBinding(inbox(handler(OrderCreated.class)), bindings,
-                new InboxProperties.Batch(16, 2, Duration.ofSeconds(5), null));
+                new InboxProperties.Batch(16, 2, Duration.ofSeconds(5), null, Duration.ZERO));
 
         // The inbox gathers the batches itself (InboxLanes): the binder's batch mode would wait for them to fill.
         assertThat(bindings.getConsumerProperties(InboxBinding.NAME).isBatchMode()).isFalse();

@@ -66,6 +66,36 @@ class InboxLanesTests {
     }
 
     @Test
+    void anIdleLaneThatLingersAppliesWhatArrivesMomentsApartTogether() {
+        Duration linger = Duration.ofMillis(300);
+        List<Long> takenAfterNanos = Collections.synchronizedList(new ArrayList<>());
+        long start = System.nanoTime();
+        lanes = new InboxLanes<>(16, linger, PATIENCE, recordingAnd(batch -> takenAfterNanos.add(System.nanoTime()
+                - start)), handedBack::add);
+
+        lanes.offer(0, 1L);
+        lanes.offer(1, 101L);
+        lanes.offer(0, 2L);
+        lanes.offer(0, 3L);
+        await().atMost(PATIENCE).until(() -> !lanes.busy());
+
+        assertThat(batches).containsExactlyInAnyOrder(List.of(1L, 2L, 3L), List.of(101L));
+        assertThat(takenAfterNanos).allSatisfy(nanos -> assertThat(nanos).isGreaterThanOrEqualTo(linger.toNanos()));
+    }
+
+    @Test
+    void stoppingEndsALinger() {
+        lanes = new InboxLanes<>(16, Duration.ofSeconds(30), PATIENCE, recordingAnd(batch -> { }), handedBack::add);
+        lanes.offer(0, 1L);
+
+        long start = System.nanoTime();
+        lanes.stop();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(PATIENCE);
+        assertThat(batches).as("a stopping lane takes no batch; the delivery goes back with its channel").isEmpty();
+    }
+
+    @Test
     void eachLaneHasOneBatchInFlightAndLanesGoSideBySide() {
         lanes = lanes(4, PATIENCE, recordingAnd(this::holdTheFirstBatch));
 
@@ -133,7 +163,7 @@ class InboxLanesTests {
     }
 
     private InboxLanes<Long> lanes(int size, Duration stopTimeout, Consumer<List<Long>> batch) {
-        return new InboxLanes<>(size, stopTimeout, batch, handedBack::add);
+        return new InboxLanes<>(size, Duration.ZERO, stopTimeout, batch, handedBack::add);
     }
 
     private Consumer<List<Long>> recordingAnd(Consumer<List<Long>> then) {
