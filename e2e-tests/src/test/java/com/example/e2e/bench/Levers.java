@@ -87,13 +87,13 @@ final class Levers {
                             + "it is decided against the stock the batch locked ahead and the batch writes all its "
                             + "reservations in one statement and their units in one more, just before it commits",
                     Map.of("inventory.reservations.write-behind", "false"), List.of(), List.of("inventory-service")),
-            new Lever("order-inbox-linger=10ms",
-                    "order-service's inbox lanes wait 10 ms after a delivery on an idle lane before they take the batch "
-                            + "(messaging.inbox.batch.linger=10ms), where now a lone delivery is applied at once: an "
-                            + "order's three replies come from three services a few milliseconds apart, and applied "
-                            + "together they are one transaction instead of up to three, for 10 ms more on that hop "
-                            + "where a lane was idle",
-                    Map.of("messaging.inbox.batch.linger", "10ms"), List.of(), List.of("order-service")),
+            new Lever("order-inbox-linger=0",
+                    "order-service's inbox applies a lone delivery at once (messaging.inbox.batch.linger=0), as before "
+                            + "the twenty-eighth round, where now a lane with nothing in flight waits 10 ms after a "
+                            + "delivery before it takes the batch: an order's three replies come from three services a "
+                            + "few milliseconds apart, and applied together they are one transaction instead of up to "
+                            + "three",
+                    Map.of("messaging.inbox.batch.linger", "0ms"), List.of(), List.of("order-service")),
             new Lever("inbox-batch-lock=100ms",
                     "the batch lock timeout before the ninth round: a batch that waits longer than 100 ms for a row "
                             + "lock gives up and its events are applied one at a time, where now it waits behind the "
