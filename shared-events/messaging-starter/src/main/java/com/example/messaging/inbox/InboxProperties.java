@@ -115,7 +115,6 @@ public record InboxProperties(
                     "messaging.inbox.batch.linger must be zero or more, and shorter than the stop timeout");
         }
 
-
         /** Whether deliveries are consumed in batches at all. */
         public boolean enabled() {
             return size > 1;

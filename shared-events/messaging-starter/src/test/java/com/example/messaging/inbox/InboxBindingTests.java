@@ -26,7 +26,8 @@ import reactor.core.publisher.Flux;
  */
 class InboxBindingTests {
 
-    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, 2, Duration.ofSeconds(5), null, Duration.ZERO);
+    private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, 2, Duration.ofSeconds(5), null,
+            Duration.ZERO);
 
     @Test
     void handlersThatMatchTheContractGiveTheDestinations() {
