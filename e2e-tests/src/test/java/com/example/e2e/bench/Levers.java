@@ -90,9 +90,9 @@ final class Levers {
             new Lever("order-inbox-linger=0",
                     "order-service's inbox applies a lone delivery at once (messaging.inbox.batch.linger=0), as before "
                             + "the twenty-eighth round, where now a lane with nothing in flight waits 10 ms after a "
-                            + "delivery before it takes the batch: an order's three replies come from three services a "
+                            + "reply before it takes the batch: an order's three replies come from three services a "
                             + "few milliseconds apart, and applied together they are one transaction instead of up to "
-                            + "three",
+                            + "three (the payment's result, which arrives alone, goes at once either way)",
                     Map.of("messaging.inbox.batch.linger", "0ms"), List.of(), List.of("order-service")),
             new Lever("inbox-batch-lock=100ms",
                     "the batch lock timeout before the ninth round: a batch that waits longer than 100 ms for a row "

@@ -70,6 +70,18 @@ public final class EventTypes {
         return Optional.ofNullable(PRODUCERS.get(service)).map(EXCHANGES::get);
     }
 
+    /**
+     * The records a name stands for: an event record's own name ({@code "RiskApproved"}), or every record of a
+     * producer's family ({@code "RiskEvent"}); empty for any other name.
+     */
+    public static Optional<Set<Class<? extends DomainEvent>>> recordsNamed(String name) {
+        return forName(name).<Set<Class<? extends DomainEvent>>>map(Set::of)
+                .or(() -> EXCHANGES.keySet().stream()
+                        .filter(family -> family.getSimpleName().equals(name))
+                        .findFirst()
+                        .map(EventTypes::recordsOf));
+    }
+
     /** The exchange a record, or a whole family, is published to. */
     public static String exchangeOf(Class<? extends DomainEvent> type) {
         return EXCHANGES.entrySet().stream()

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -172,6 +173,15 @@ class EventJsonTests {
         assertThat(SAMPLES.get("PaymentRefunded").exchange()).isEqualTo("payment.events");
         assertThat(EventTypes.recordsOf(RiskApproved.class)).containsExactly(RiskApproved.class);
         assertThat(EventTypes.recordsOf(DomainEvent.class)).containsExactlyInAnyOrderElementsOf(EventTypes.all().values());
+    }
+
+    @Test
+    void aNameStandsForItsRecordOrForAWholeFamily() {
+        assertThat(EventTypes.recordsNamed("RiskApproved")).contains(Set.of(RiskApproved.class));
+        assertThat(EventTypes.recordsNamed("CouponEvent")).contains(EventTypes.recordsOf(CouponEvent.class));
+        assertThat(EventTypes.recordsNamed("DomainEvent")).as("not one producer's family").isEmpty();
+        assertThat(EventTypes.recordsNamed("riskapproved")).isEmpty();
+        assertThat(EventTypes.recordsNamed(null)).isEmpty();
     }
 
     /** What order-service would never accept is unreadable for every consumer: poison by construction. */

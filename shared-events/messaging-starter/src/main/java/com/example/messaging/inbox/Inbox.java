@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,8 +137,8 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
         this.deadLetters = deadLetters;
         this.lanes = properties != null && properties.batch().enabled() && deadLetters != null
                 ? new InboxLanes<>(properties.batch().size(), properties.batch().linger(),
-                        properties.batch().stopTimeout(), this::acceptBatch,
-                        Pending::handBackUnlessSettled)
+                        lingersFor(properties.batch().lingersFor()), properties.batch().stopTimeout(),
+                        this::acceptBatch, Pending::handBackUnlessSettled)
                 : null;
         this.laneCount = properties != null ? properties.batch().lanes() : 1;
     }
@@ -231,6 +232,10 @@ public final class Inbox implements Consumer<Message<byte[]>>, SmartLifecycle {
     /** Whether deliveries are applied in batches ({@link InboxLanes}) rather than one at a time on the listener thread. */
     boolean consumesInBatches() {
         return lanes != null;
+    }
+
+    private static Predicate<Pending> lingersFor(Predicate<String> eventTypes) {
+        return delivery -> eventTypes.test(delivery.event().type());
     }
 
     /** How long an idle lane waits before it takes a batch (zero without batches). */

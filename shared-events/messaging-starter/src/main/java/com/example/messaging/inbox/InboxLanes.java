@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,7 @@ final class InboxLanes<T> {
 
     private final int size;
     private final long lingerNanos;
+    private final Predicate<? super T> lingersFor;
     private final Duration stopTimeout;
     private final Consumer<List<T>> batches;
     private final Consumer<T> handBack;
@@ -57,14 +59,17 @@ final class InboxLanes<T> {
      * @param size        the most deliveries per batch
      * @param linger      how long a drain that starts on an idle lane waits before it takes its first batch (zero: it
      *                    takes it at once)
+     * @param lingersFor  whether the delivery that starts a drain makes it linger (one that arrives alone need not)
      * @param stopTimeout how long stopping waits for the batches in flight
      * @param batches     applies and settles one batch, all from one lane, in the order they were offered
      * @param handBack    gives a delivery back to the broker unless it is settled already (after a batch failed
      *                    unexpectedly)
      */
-    InboxLanes(int size, Duration linger, Duration stopTimeout, Consumer<List<T>> batches, Consumer<T> handBack) {
+    InboxLanes(int size, Duration linger, Predicate<? super T> lingersFor, Duration stopTimeout,
+            Consumer<List<T>> batches, Consumer<T> handBack) {
         this.size = size;
         this.lingerNanos = linger.toNanos();
+        this.lingersFor = lingersFor;
         this.stopTimeout = stopTimeout;
         this.batches = batches;
         this.handBack = handBack;
@@ -90,7 +95,8 @@ final class InboxLanes<T> {
             return waiting;
         });
         if (started[0]) {
-            drains.execute(() -> drain(lane));
+            boolean linger = lingerNanos > 0 && lingersFor.test(delivery);
+            drains.execute(() -> drain(lane, linger));
         }
         return true;
     }
@@ -99,8 +105,10 @@ final class InboxLanes<T> {
      * Applies the lane's batches until the lane is empty, then removes it, in one step with the check, so that a
      * delivery offered afterwards starts a new drain.
      */
-    private void drain(int lane) {
-        awaitLinger();
+    private void drain(int lane, boolean linger) {
+        if (linger) {
+            awaitLinger();
+        }
         while (!closing && !Thread.currentThread().isInterrupted()) {
             List<T> batch = new ArrayList<>(size);
             lanes.computeIfPresent(lane, (key, waiting) -> {
@@ -123,9 +131,6 @@ final class InboxLanes<T> {
 
     /** Waits out the linger, if there is one; stopping ends it at once (and the drain then takes no batch). */
     private void awaitLinger() {
-        if (lingerNanos == 0) {
-            return;
-        }
         long deadline = System.nanoTime() + lingerNanos;
         synchronized (lingering) {
             long remaining = lingerNanos;

@@ -1,12 +1,17 @@
 package com.example.messaging.inbox;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import com.example.events.EventTypes;
 import com.example.messaging.support.Backoff;
 import com.example.messaging.support.Settings;
 
@@ -97,13 +102,17 @@ public record InboxProperties(
      *                    three replies) are applied in one transaction; zero by default: a lone delivery goes at once.
      *                    Paid once by each batch that starts on an idle lane; a busy lane's next batch gathers while
      *                    the one before is applied, as without it
+     * @param lingerFor   the event types whose arrival on an idle lane makes it linger: records ({@code RiskApproved})
+     *                    or whole families ({@code RiskEvent}); empty (the default): every type. An event that arrives
+     *                    alone (order-service's payment result) then goes at once
      */
     public record Batch(
             @DefaultValue("1") int size,
             @DefaultValue("8") int lanes,
             @DefaultValue("5s") Duration stopTimeout,
             Duration lockTimeout,
-            @DefaultValue("0ms") Duration linger) {
+            @DefaultValue("0ms") Duration linger,
+            List<String> lingerFor) {
 
         public Batch {
             Settings.require(size >= 1, "messaging.inbox.batch.size must be at least 1");
@@ -113,6 +122,26 @@ public record InboxProperties(
                     "messaging.inbox.batch.lock-timeout must be at least 1ms");
             Settings.require(linger != null && !linger.isNegative() && linger.compareTo(stopTimeout) < 0,
                     "messaging.inbox.batch.linger must be zero or more, and shorter than the stop timeout");
+            lingerFor = lingerFor == null ? List.of() : List.copyOf(lingerFor);
+            for (String name : lingerFor) {
+                Settings.require(EventTypes.recordsNamed(name).isPresent(), "messaging.inbox.batch.linger-for: '" + name
+                        + "' is neither an event type nor a producer's family of them");
+            }
+        }
+
+        /** Which event types (by name) make a lane that was idle linger when they arrive on it. */
+        Predicate<String> lingersFor() {
+            if (linger.isZero()) {
+                return eventType -> false;
+            }
+            if (lingerFor.isEmpty()) {
+                return eventType -> true;
+            }
+            Set<String> types = lingerFor.stream()
+                    .flatMap(name -> EventTypes.recordsNamed(name).orElseThrow().stream())
+                    .map(Class::getSimpleName)
+                    .collect(Collectors.toUnmodifiableSet());
+            return types::contains;
         }
 
         /** Whether deliveries are consumed in batches at all. */

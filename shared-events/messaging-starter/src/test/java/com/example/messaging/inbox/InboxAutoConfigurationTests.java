@@ -139,6 +139,32 @@ class InboxAutoConfigurationTests {
                         .hasMessageContaining("shorter than the stop timeout"));
     }
 
+    /** Every type by default; named records or whole families otherwise; a name the contract does not know is refused. */
+    @Test
+    void aLaneLingersForTheEventTypesNamed() {
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=10ms")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lingersFor())
+                        .accepts("RiskApproved", "PaymentSucceeded"));
+        // What an empty INBOX_BATCH_LINGER_FOR gives.
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=10ms",
+                "messaging.inbox.batch.linger-for=")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lingersFor())
+                        .accepts("RiskApproved", "PaymentSucceeded"));
+        runner.withUserConfiguration(Handlers.class)
+                .withPropertyValues("messaging.inbox.batch.linger-for=RiskApproved,RiskRejected")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lingersFor())
+                        .as("without a linger nothing lingers").rejects("RiskApproved"));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=10ms",
+                "messaging.inbox.batch.linger-for=InventoryEvent, RiskApproved")
+                .run(context -> assertThat(context.getBean(InboxProperties.class).batch().lingersFor())
+                        .accepts("InventoryReserved", "InventoryRejected", "RiskApproved")
+                        .rejects("RiskRejected", "PaymentSucceeded"));
+        runner.withUserConfiguration(Handlers.class).withPropertyValues("messaging.inbox.batch.linger=10ms",
+                "messaging.inbox.batch.linger-for=RiskEvent,PaymentResult")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("'PaymentResult' is neither an event type nor a producer's family"));
+    }
+
     @Test
     void noHandlersNoInboxButTheJanitorAndTheCrashPoints() {
         runner.withPropertyValues("faults.crash-at=consumer.before-commit,consumer.after-commit-before-ack")

@@ -27,7 +27,7 @@ import reactor.core.publisher.Flux;
 class InboxBindingTests {
 
     private static final InboxProperties.Batch ONE_AT_A_TIME = new InboxProperties.Batch(1, 2, Duration.ofSeconds(5), null,
-            Duration.ZERO);
+            Duration.ZERO, List.of());
 
     @Test
     void handlersThatMatchTheContractGiveTheDestinations() {
@@ -71,7 +71,8 @@ class InboxBindingTests {
         BindingServiceProperties bindings = bindingsOf("risk-service");
 
         new InboxBinding(inbox(handler(OrderCreated.class)), bindings,
-                new InboxProperties.Batch(16, 2, Duration.ofSeconds(5), null, Duration.ZERO));
+                new InboxProperties.Batch(16, 2, Duration.ofSeconds(5), null, Duration.ZERO,
+                        List.of()));
 
         // The inbox gathers the batches itself (InboxLanes): the binder's batch mode would wait for them to fill.
         assertThat(bindings.getConsumerProperties(InboxBinding.NAME).isBatchMode()).isFalse();

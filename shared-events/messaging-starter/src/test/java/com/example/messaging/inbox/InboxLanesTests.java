@@ -70,7 +70,7 @@ class InboxLanesTests {
         Duration linger = Duration.ofMillis(300);
         List<Long> takenAfterNanos = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
-        lanes = new InboxLanes<>(16, linger, PATIENCE, recordingAnd(batch -> takenAfterNanos.add(System.nanoTime()
+        lanes = new InboxLanes<>(16, linger, delivery -> true, PATIENCE, recordingAnd(batch -> takenAfterNanos.add(System.nanoTime()
                 - start)), handedBack::add);
 
         lanes.offer(0, 1L);
@@ -84,8 +84,20 @@ class InboxLanesTests {
     }
 
     @Test
+    void aDeliveryThatArrivesAloneDoesNotMakeItsLaneLinger() {
+        lanes = new InboxLanes<>(16, Duration.ofSeconds(30), delivery -> delivery < 100, PATIENCE,
+                recordingAnd(batch -> { }), handedBack::add);
+
+        lanes.offer(0, 500L);
+        await().atMost(PATIENCE).until(() -> !lanes.busy());
+
+        assertThat(batches).containsExactly(List.of(500L));
+    }
+
+    @Test
     void stoppingEndsALinger() {
-        lanes = new InboxLanes<>(16, Duration.ofSeconds(30), PATIENCE, recordingAnd(batch -> { }), handedBack::add);
+        lanes = new InboxLanes<>(16, Duration.ofSeconds(30), delivery -> true, PATIENCE, recordingAnd(batch -> { }),
+                handedBack::add);
         lanes.offer(0, 1L);
 
         long start = System.nanoTime();
@@ -163,7 +175,7 @@ class InboxLanesTests {
     }
 
     private InboxLanes<Long> lanes(int size, Duration stopTimeout, Consumer<List<Long>> batch) {
-        return new InboxLanes<>(size, Duration.ZERO, stopTimeout, batch, handedBack::add);
+        return new InboxLanes<>(size, Duration.ZERO, delivery -> true, stopTimeout, batch, handedBack::add);
     }
 
     private Consumer<List<Long>> recordingAnd(Consumer<List<Long>> then) {
