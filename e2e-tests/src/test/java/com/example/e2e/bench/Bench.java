@@ -83,8 +83,9 @@ final class Bench {
         BenchResult.Cost cost = CostPhase.measure("cost", topology, orders, settings.connections(), settings.cost());
 
         log.info("[bench] database ceiling: {} connections, {} s", settings.connections(), settings.measure().toSeconds());
+        List<ProcessCpu.Tracked> tracked = CostPhase.systemAndLoadGenerator(topology);
         ClosedLoop.Result databaseCeiling = DatabaseCeiling.measure(topology.database(), paths.repositoryRoot(), orders,
-                settings);
+                settings, tracked);
         log.info("[bench] database ceiling: {} tx/s", Math.round(databaseCeiling.throughput().perSecond()));
 
         byte[] message = OrderTransaction.samplePayload().getBytes(StandardCharsets.UTF_8);
@@ -103,7 +104,7 @@ final class Bench {
         try {
             log.info("[bench] order API: {} clients, {} s", settings.connections(), settings.measure().toSeconds());
             orderApi = ClosedLoop.run("order-api", settings.connections(), settings.warmup(), settings.measure(),
-                    index -> () -> orders.place(orders.fresh()).status() == 201);
+                    index -> () -> orders.place(orders.fresh()).status() == 201, tracked);
             log.info("[bench] order API: {} orders/s, p99 {} ms", Math.round(orderApi.throughput().perSecond()),
                     orderApi.latency().p99());
             relayDrain = RelayDrain.measure(topology.database(), settings.backlog());
@@ -141,7 +142,8 @@ final class Bench {
                 "RabbitMQ " + brokerCeiling.version() + ", durable quorum queues, publisher confirms", serviceJvm,
                 warmup);
         // A request of the order API that did not get its 201 is an error.
-        BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors());
+        BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors(),
+                orderApi.cpuMillisPerOperation(), databaseCeiling.cpuMillisPerOperation());
         return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
                 endToEnd.result(), unloaded, replays, idle, null, Targets.judge(cost, databaseCeiling.throughput(), api,
                         brokerCeiling.throughput(), relayDrain, endToEnd.result(), replays, idle));
@@ -272,8 +274,8 @@ final class Bench {
                     index -> this::warmUpOrder);
             ProcessCpu.Snapshot after = ProcessCpu.read(system);
             placed += window.throughput().operations();
-            double cpu = total(after.millisSince(before));
-            double jit = total(after.compilerMillisSince(before));
+            double cpu = BenchResult.sum(after.millisSince(before));
+            double jit = BenchResult.sum(after.compilerMillisSince(before));
             jitShare = cpu == 0 ? 0 : jit / cpu;
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
             quiet = jitShare * 100 < settings.warmupJitPercent();
@@ -291,10 +293,6 @@ final class Bench {
         }
         log.info("[bench] warm-up: {} orders in {} s", placed, Math.round(seconds));
         return new BenchResult.Warmup(seconds, jitShare, quiet);
-    }
-
-    private static double total(Map<String, Double> millisByProcess) {
-        return millisByProcess.values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     private List<ServiceNode> consumers() {

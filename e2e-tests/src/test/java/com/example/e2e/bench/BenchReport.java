@@ -187,7 +187,7 @@ public final class BenchReport {
                 + "order in all). A backend or autovacuum worker that ended in between counts under the postmaster; "
                 + "the payment provider's backends are the simulator's ledger, which shares this PostgreSQL and so "
                 + "its share of the system's CPU, though the provider is not part of the system:\n\n",
-                ms(processes.values().stream().mapToDouble(Double::doubleValue).sum())))
+                ms(BenchResult.sum(processes))))
                 .append("| PostgreSQL process | CPU ms per order |\n|---|---:|\n");
         processes.forEach((process, millis) -> md.append("| ").append(cell(process)).append(" | ").append(ms(millis))
                 .append(" |\n"));
@@ -203,6 +203,32 @@ public final class BenchReport {
                 .append(rateRow("Broker ceiling", result.brokerCeiling(), "msg/s", "—"))
                 .append(rateRow("Relay drain", result.relayDrain(), "events/s", percent(relayDrainRatio(result))))
                 .append('\n');
+        ceilingCpu(md, result.orderApi());
+    }
+
+    /**
+     * Where the CPU went in the database ceiling's closed loop and in the order API's: both share the machine's cores
+     * with everything listed, so a process that costs more per operation lowers the rate.
+     */
+    private static void ceilingCpu(StringBuilder md, BenchResult.Api api) {
+        if (api.cpuMillisPerOrder().isEmpty() && api.ceilingCpuMillisPerTransaction().isEmpty()) {
+            return;
+        }
+        md.append("Where the CPU went over the two closed loops' measured windows, the load generator included (the "
+                + "consumers paused in the order API's: RabbitMQ takes the `OrderCreated` events order-service's relay "
+                + "publishes, and keeps them):\n\n")
+                .append("| process | database ceiling, ms per transaction | order API, ms per order |\n|---|---:|---:|\n");
+        Set<String> processes = new LinkedHashSet<>(api.ceilingCpuMillisPerTransaction().keySet());
+        processes.addAll(api.cpuMillisPerOrder().keySet());
+        processes.forEach(process -> md.append("| ").append(cell(process)).append(" | ")
+                .append(msOrDash(api.ceilingCpuMillisPerTransaction().get(process))).append(" | ")
+                .append(msOrDash(api.cpuMillisPerOrder().get(process))).append(" |\n"));
+        md.append("| **all** | ").append(ms(BenchResult.sum(api.ceilingCpuMillisPerTransaction()))).append(" | ")
+                .append(ms(BenchResult.sum(api.cpuMillisPerOrder()))).append(" |\n\n");
+    }
+
+    private static String msOrDash(Double millis) {
+        return millis == null ? "—" : ms(millis);
     }
 
     private static String rateRow(String name, Throughput throughput, String unit, String ratio) {

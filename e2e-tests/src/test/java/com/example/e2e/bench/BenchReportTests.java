@@ -52,6 +52,9 @@ class BenchReportTests {
         assertThat(json.path("setup").path("started_at").asString()).isEqualTo("2025-06-01T10:15:30Z");
         assertThat(json.path("database_ceiling").path("per_second").asDouble()).isEqualTo(2468.0);
         assertThat(json.path("order_api").path("throughput").path("per_second").asDouble()).isEqualTo(1135.2);
+        assertThat(json.path("order_api").path("cpu_millis_per_order").path("order-service").asDouble()).isEqualTo(0.92);
+        assertThat(json.path("order_api").path("ceiling_cpu_millis_per_transaction").path("PostgreSQL").asDouble())
+                .isEqualTo(0.38);
         assertThat(json.path("end_to_end").path("consumer_lag").path("inventory-service").path("p99").asDouble())
                 .isEqualTo(41.2);
         assertThat(json.path("end_to_end").path("path").path(OrderPath.FINAL).path("p50").asDouble()).isEqualTo(38.2);
@@ -159,6 +162,9 @@ class BenchReportTests {
                 .contains("| Order API | 1135 orders/s | 46% |")
                 .contains("| Broker ceiling | 9000 msg/s | — |")
                 .contains("| Relay drain | 6250 events/s | 69% |")
+                .contains("| process | database ceiling, ms per transaction | order API, ms per order |\n|---|---:|---:|\n"
+                        + "| order-service | 0.00 | 0.92 |\n| PostgreSQL | 0.38 | 0.41 |\n| load generator | 0.12 | 0.31 |\n"
+                        + "| RabbitMQ | — | 0.22 |\n| **all** | 0.50 | 1.86 |\n")
                 .contains("| 11352 | 21.4 | 48.7 | 87.4 | 312.9 | 3 |")
                 .contains("Orders arrived at 9 orders/s (60% of the capacity; the whole pipeline finishes 15.0 orders/s) "
                         + "for 30 s: 6000 placed, 0 failed, 5412 confirmed, 588 rejected, 0 not final. While they "
@@ -381,7 +387,9 @@ class BenchReportTests {
                 "-Xmx256m -XX:+UseSerialGC", new BenchResult.Warmup(270, 0.021, true));
         BenchResult.Cost cost = cost(600, 40, 23, 18, 13, 14, 21, 11, 300);
         BenchResult.Api orderApi = new BenchResult.Api(new Throughput(11352, 10),
-                new Latencies(11352, 21.43, 48.7, 87.41, 312.9), 3);
+                new Latencies(11352, 21.43, 48.7, 87.41, 312.9), 3,
+                ordered("order-service", 0.92, "PostgreSQL", 0.41, "RabbitMQ", 0.22, "load generator", 0.31),
+                ordered("order-service", 0.004, "PostgreSQL", 0.38, "load generator", 0.12));
         BenchResult.EndToEnd endToEnd = new BenchResult.EndToEnd(null, 15, 9, 30, 6000, 0, 5412, 588, 0,
                 new Latencies(6000, 38.2, 96.4, 182.7, 401.3), new Latencies(6000, 4.12, 11.8, 19.6, 55.0),
                 Map.of("inventory-service", new Latencies(6000, 9.87, 24.3, 41.2, 120.5),

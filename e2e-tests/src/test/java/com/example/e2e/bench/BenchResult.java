@@ -29,6 +29,11 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
         Throughput relayDrain, EndToEnd endToEnd, EndToEnd unloaded, Latencies replays, Idle idle, LeverRuns levers,
         List<Target> targets) {
 
+    /** The sum of a figure over its processes or databases. */
+    static double sum(Map<String, Double> figures) {
+        return figures.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
     /** The same run with its lever runs. */
     public BenchResult withLevers(LeverRuns runs) {
         return new BenchResult(setup, cost, databaseCeiling, orderApi, brokerCeiling, relayDrain, endToEnd, unloaded,
@@ -60,8 +65,16 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     public record Warmup(double seconds, double jitShare, boolean quiet) {
     }
 
-    /** Closed-loop load: the rate it reached and the latency of each request. */
-    public record Api(Throughput throughput, Latencies latency, int errors) {
+    /**
+     * Closed-loop load: the rate it reached and the latency of each request, and where the CPU went, next to where it
+     * went in the database ceiling that bounds it.
+     *
+     * @param cpuMillisPerOrder              what each process (the system's and the load generator) used per order
+     *                                       over the measured window, the consumers paused
+     * @param ceilingCpuMillisPerTransaction the same per transaction of the database ceiling, over its measured window
+     */
+    public record Api(Throughput throughput, Latencies latency, int errors, Map<String, Double> cpuMillisPerOrder,
+            Map<String, Double> ceilingCpuMillisPerTransaction) {
     }
 
     /**
@@ -98,16 +111,16 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
 
         /** The services, PostgreSQL and RabbitMQ together; the load generator and the provider are not part of it. */
         public double systemCpuMillisPerOrder() {
-            return cpuMillisPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+            return sum(cpuMillisPerOrder);
         }
 
         /** Of {@link #systemCpuMillisPerOrder()}, the JIT compilers'. */
         public double systemJitCpuMillisPerOrder() {
-            return jitCpuMillisPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+            return sum(jitCpuMillisPerOrder);
         }
 
         public double transactionsPerOrderInAll() {
-            return transactionsPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+            return sum(transactionsPerOrder);
         }
 
         /** The largest service's resident set: the figure the memory bar judges. */
@@ -236,7 +249,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     public record Load(double busy, double steal, double cpuMillisPerOrder, Map<String, Double> transactionsPerOrder) {
 
         public double transactionsPerOrderInAll() {
-            return transactionsPerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+            return sum(transactionsPerOrder);
         }
     }
 

@@ -2,8 +2,11 @@ package com.example.e2e.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -35,19 +38,37 @@ final class ClosedLoop {
         Worker create(int index) throws Exception;
     }
 
-    record Result(Throughput throughput, Latencies latency, int errors) {
+    /**
+     * @param cpuMillis the CPU each tracked process used over the measured window, by name (empty when none was
+     *                  tracked)
+     */
+    record Result(Throughput throughput, Latencies latency, int errors, Map<String, Double> cpuMillis) {
+
+        /** What each tracked process used per operation counted. */
+        Map<String, Double> cpuMillisPerOperation() {
+            Map<String, Double> perOperation = new LinkedHashMap<>();
+            double operations = Math.max(1, throughput.operations());
+            cpuMillis.forEach((process, millis) -> perOperation.put(process, millis / operations));
+            return perOperation;
+        }
     }
 
     private ClosedLoop() {
     }
 
     static Result run(String name, int workers, Duration warmup, Duration measure, WorkerFactory factory) {
+        return run(name, workers, warmup, measure, factory, List.of());
+    }
+
+    /** The same, reading the CPU of the {@code tracked} processes when the measured window opens and closes. */
+    static Result run(String name, int workers, Duration warmup, Duration measure, WorkerFactory factory,
+            List<ProcessCpu.Tracked> tracked) {
         List<Worker> created = new ArrayList<>();
         try {
             for (int i = 0; i < workers; i++) {
                 created.add(factory.create(i));
             }
-            return measure(name, created, warmup, measure);
+            return measure(name, created, warmup, measure, tracked);
         } catch (Exception e) {
             throw new IllegalStateException(name + ": could not set up its workers", e);
         } finally {
@@ -61,8 +82,8 @@ final class ClosedLoop {
         }
     }
 
-    private static Result measure(String name, List<Worker> workers, Duration warmup, Duration measure)
-            throws InterruptedException {
+    private static Result measure(String name, List<Worker> workers, Duration warmup, Duration measure,
+            List<ProcessCpu.Tracked> tracked) throws InterruptedException {
         long start = System.nanoTime();
         long from = start + warmup.toNanos();
         long until = from + measure.toNanos();
@@ -95,12 +116,26 @@ final class ClosedLoop {
             thread.setDaemon(true);
             thread.start();
         }
+        Map<String, Double> cpuMillis = Map.of();
+        if (!tracked.isEmpty()) {
+            sleepUntil(from);
+            ProcessCpu.Snapshot opened = ProcessCpu.read(tracked);
+            sleepUntil(until);
+            cpuMillis = ProcessCpu.read(tracked).millisSince(opened);
+        }
         done.await();
         if (crash.get() != null) {
             throw new IllegalStateException(name + ": a worker failed", crash.get());
         }
         long[] measured = latencies.toArray();
         return new Result(new Throughput(measured.length, measure.toNanos() / 1e9), Latencies.ofNanos(measured),
-                errors.get());
+                errors.get(), cpuMillis);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
     }
 }

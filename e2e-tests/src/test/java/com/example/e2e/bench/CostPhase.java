@@ -42,7 +42,7 @@ final class CostPhase {
     /** The payment simulator keeps its ledger in the same PostgreSQL: its backends' CPU is in PostgreSQL's. */
     static final String PROVIDER_BACKENDS = "backends of the payment provider (its ledger)";
     private static final Logger log = LoggerFactory.getLogger(CostPhase.class);
-    private static final ProcessCpu.Tracked LOAD_GENERATOR = new ProcessCpu.Tracked("load generator",
+    static final ProcessCpu.Tracked LOAD_GENERATOR = new ProcessCpu.Tracked("load generator",
             ProcessHandle.current().pid(), false);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final String NOT_FINAL = "select count(*) from orders where id > ? and status = 'CREATED'";
@@ -58,6 +58,13 @@ final class CostPhase {
         }
         processes.add(new ProcessCpu.Tracked(POSTGRESQL, topology.databasePid(), true));
         processes.add(new ProcessCpu.Tracked(RABBITMQ, topology.brokerPid(), true));
+        return processes;
+    }
+
+    /** The system's processes and the load generator (this JVM, its own threads only). */
+    static List<ProcessCpu.Tracked> systemAndLoadGenerator(ProcessTopology topology) {
+        List<ProcessCpu.Tracked> processes = systemProcesses(topology);
+        processes.add(LOAD_GENERATOR);
         return processes;
     }
 

@@ -1,6 +1,7 @@
 package com.example.e2e.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.flywaydb.core.Flyway;
 
@@ -19,8 +20,9 @@ final class DatabaseCeiling {
     private DatabaseCeiling() {
     }
 
+    /** @param tracked the processes whose CPU is read over the measured window */
     static ClosedLoop.Result measure(DatabaseNode database, Path repositoryRoot, BenchOrders orders,
-            BenchSettings settings) {
+            BenchSettings settings, List<ProcessCpu.Tracked> tracked) {
         String url = database.jdbcUrl(DATABASE);
         DatabaseCreator.ensureExists(url, database.user(), database.password());
         Flyway.configure().dataSource(url, database.user(), database.password())
@@ -42,7 +44,7 @@ final class DatabaseCeiling {
                             transaction.close();
                         }
                     };
-                });
+                }, tracked);
     }
 
     private static String location(Path directory) {

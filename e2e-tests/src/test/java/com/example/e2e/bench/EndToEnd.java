@@ -111,8 +111,7 @@ final class EndToEnd {
             }
             // Every order placed, the warm-up's too, from its arrival until the last counted one was final.
             double perOrder = Math.max(1, answered);
-            double cpuMillisPerOrder = ProcessCpu.read(system).millisSince(cpuBefore).values()
-                    .stream().mapToDouble(Double::doubleValue).sum() / perOrder;
+            double cpuMillisPerOrder = BenchResult.sum(ProcessCpu.read(system).millisSince(cpuBefore)) / perOrder;
             DatabaseTransactions.awaitCounted(Instant.now());
             Map<String, Long> transactionsAfter = DatabaseTransactions.read(database);
             Map<String, Double> transactionsPerOrder = new LinkedHashMap<>();
