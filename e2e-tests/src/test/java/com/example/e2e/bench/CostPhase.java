@@ -42,7 +42,7 @@ final class CostPhase {
     /** The payment simulator keeps its ledger in the same PostgreSQL: its backends' CPU is in PostgreSQL's. */
     static final String PROVIDER_BACKENDS = "backends of the payment provider (its ledger)";
     private static final Logger log = LoggerFactory.getLogger(CostPhase.class);
-    static final ProcessCpu.Tracked LOAD_GENERATOR = new ProcessCpu.Tracked("load generator",
+    private static final ProcessCpu.Tracked LOAD_GENERATOR = new ProcessCpu.Tracked("load generator",
             ProcessHandle.current().pid(), false);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final String NOT_FINAL = "select count(*) from orders where id > ? and status = 'CREATED'";
