@@ -1,5 +1,6 @@
 package com.example.messaging.outbox;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -69,6 +70,23 @@ public final class OutboxWriter {
                            from (select distinct exchange from outbox_appended) as exchanges) as notification""";
 
     /**
+     * {@link #APPEND_WITH} for a row the writer hands to its own relay after the commit: the sweep leaves it alone for
+     * the lease ({@code next_attempt_at} that far ahead) and is not notified. A data-modifying step runs whether or not
+     * the answer reads it.
+     */
+    private static final String APPEND_WITH_HANDED_OFF = """
+            with %1$s,
+            outbox_appended as (
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent,
+                                           next_attempt_at)
+                select :outboxId, :outboxAggregateType, %2$s.%3$s::text, :outboxEventType, :outboxExchange,
+                       jsonb_set(:outboxPayload::jsonb, :outboxIdPath::text[], to_jsonb(%2$s.%3$s)), :outboxTraceparent,
+                       now() + :outboxLeaseMillis * interval '1 millisecond'
+                  from %2$s)
+            select %2$s.*
+              from %2$s""";
+
+    /**
      * The caller's {@code WITH} steps, then for each row of their step {@code source} the outbox row of the event given
      * under that row's key (its column {@code keyColumn} as text), in the order the events are given, then one
      * notification per exchange, as {@link #APPEND_WITH}. Events whose key no row of {@code source} has are not
@@ -134,6 +152,23 @@ public final class OutboxWriter {
         return bindEvent(db.sql(APPEND_WITH.formatted(steps, source, idColumn, CHANNEL)), event)
                 .bind("outboxPayload", event.payload())
                 .bind("outboxIdPath", new String[] { idField });
+    }
+
+    /**
+     * {@link #appendWith(String, String, String, String, OutboundEvent)} for a row the caller hands to its relay once
+     * the statement has committed (the relay's {@code OutboxHandOff}, with the event's id): the row is written with
+     * {@code next_attempt_at} {@code handOffLease} ahead and without a notification, so the relay's sweep takes it only
+     * if the hand-off has not sent it by then. Without a lease ({@code null}) it is the method above.
+     */
+    public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
+            OutboundEvent event, Duration handOffLease) {
+        if (handOffLease == null) {
+            return appendWith(steps, source, idColumn, idField, event);
+        }
+        return bindEvent(db.sql(APPEND_WITH_HANDED_OFF.formatted(steps, source, idColumn)), event)
+                .bind("outboxPayload", event.payload())
+                .bind("outboxIdPath", new String[] { idField })
+                .bind("outboxLeaseMillis", handOffLease.toMillis());
     }
 
     /**

@@ -35,8 +35,11 @@ import reactor.util.retry.Retry;
 final class OutboxRelay implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
-    /** One thread per lane publishes and waits for confirms (both block); one spare for the timers. */
-    private static final int SPARE_THREADS = 1;
+    /**
+     * One thread per lane publishes and waits for confirms (both block); one for the hand-off ({@link OutboxHandOff})
+     * and one spare for the timers.
+     */
+    private static final int SPARE_THREADS = 2;
     /** How long a nudge waits for a concurrent one to get out of the way. */
     private static final Duration NUDGE_PATIENCE = Duration.ofMillis(100);
 
@@ -45,7 +48,7 @@ final class OutboxRelay implements SmartLifecycle {
     private final OutboxMonitor monitor;
     private final RelayProperties properties;
     private final Object lifecycle = new Object();
-    private Running running;
+    private volatile Running running;
     private final AtomicInteger failuresInARow = new AtomicInteger();
     private volatile QuietPolls quietPolls;
 
@@ -111,6 +114,12 @@ final class OutboxRelay implements SmartLifecycle {
     boolean isQuiet() {
         QuietPolls current = quietPolls;
         return running != null && current != null && current.skip();
+    }
+
+    /** Where the relay's blocking work runs while it runs; null when it does not. */
+    Scheduler scheduler() {
+        Running current = running;
+        return current == null ? null : current.scheduler();
     }
 
     /** Asks for a cycle now, e.g. after an operator requeued parked rows. */

@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import org.springframework.r2dbc.core.DatabaseClient;
 
+import com.example.messaging.outbox.OutboxWriter;
+
 import io.r2dbc.spi.Readable;
 import io.swagger.v3.oas.annotations.media.Schema;
 import reactor.core.publisher.Flux;
@@ -31,6 +33,47 @@ import reactor.core.publisher.Mono;
  */
 final class OutboxStore {
 
+    /**
+     * What a publisher reads of a row {@code o}, with whether a later unsent row of its aggregate waits behind it
+     * ({@link OutboxRow#hasLater()}).
+     */
+    private static final String ROWS = """
+            select o.id, o.aggregate_type, o.aggregate_id, o.event_type, o.exchange, o.payload::text as payload,
+                   o.traceparent, o.payload ->> 'occurred_at' as occurred_at, o.created_at, o.attempts,
+                   o.refused_since,
+                   exists (select 1
+                             from outbox_events later
+                            where later.aggregate_type = o.aggregate_type
+                              and later.aggregate_id = o.aggregate_id
+                              and later.seq > o.seq
+                              and later.sent_at is null) as has_later
+              from outbox_events o""";
+
+    /** Row {@code o} is the earliest unsent row of its aggregate (and so unsent itself); see {@link #claim}. */
+    private static final String EARLIEST_UNSENT = """
+            o.seq = (select min(earlier.seq)
+                       from outbox_events earlier
+                      where earlier.aggregate_type = o.aggregate_type
+                        and earlier.aggregate_id = o.aggregate_id
+                        and earlier.sent_at is null)""";
+
+    private static final String CLAIM = """
+            %s
+             where o.sent_at is null
+               and o.parked_at is null
+               and o.next_attempt_at <= now()
+               and %s
+             order by o.seq
+             limit :limit
+               for update of o skip locked""".formatted(ROWS, EARLIEST_UNSENT);
+
+    private static final String HANDED_OFF = """
+            %s
+             where o.id = any(:ids)
+               and o.parked_at is null
+               and %s
+             order by o.seq""".formatted(ROWS, EARLIEST_UNSENT);
+
     private final DatabaseClient db;
 
     OutboxStore(DatabaseClient db) {
@@ -47,31 +90,45 @@ final class OutboxStore {
      * index: only then does sending it make more rows due at once.
      */
     Flux<OutboxRow> claim(int limit) {
-        return db.sql("""
-                select o.id, o.aggregate_type, o.aggregate_id, o.event_type, o.exchange, o.payload::text as payload,
-                       o.traceparent, o.payload ->> 'occurred_at' as occurred_at, o.created_at, o.attempts,
-                       o.refused_since,
-                       exists (select 1
-                                 from outbox_events later
-                                where later.aggregate_type = o.aggregate_type
-                                  and later.aggregate_id = o.aggregate_id
-                                  and later.seq > o.seq
-                                  and later.sent_at is null) as has_later
-                  from outbox_events o
-                 where o.sent_at is null
-                   and o.parked_at is null
-                   and o.next_attempt_at <= now()
-                   and o.seq = (select min(earlier.seq)
-                                  from outbox_events earlier
-                                 where earlier.aggregate_type = o.aggregate_type
-                                   and earlier.aggregate_id = o.aggregate_id
-                                   and earlier.sent_at is null)
-                 order by o.seq
-                 limit :limit
-                   for update of o skip locked""")
+        return db.sql(CLAIM)
                 .bind("limit", limit)
                 .map(OutboxStore::row)
                 .all();
+    }
+
+    /**
+     * The rows of {@code ids} a hand-off may publish, without locking them: unsent, not parked, and each the earliest
+     * unsent row of its aggregate (as {@link #claim} asks it). A row is missing from the answer when the sweep sent it
+     * already, or when an earlier row of its aggregate is still unsent: that one goes first, through the sweep. Not
+     * "and sent_at is null": being its aggregate's earliest unsent row says so already, and with one generic plan
+     * per statement (plan_cache_mode) PostgreSQL would scan the index of every unsent row instead of the primary
+     * key (as in {@link #markSent}).
+     */
+    Flux<OutboxRow> handedOff(List<UUID> ids) {
+        return db.sql(HANDED_OFF)
+                .bind("ids", ids.toArray(UUID[]::new))
+                .map(OutboxStore::row)
+                .all();
+    }
+
+    /**
+     * Ends the lease of handed-off rows a hand-off did not send (the broker did not confirm them, or they had to wait
+     * for an earlier row of their aggregate) and wakes the sweep, which takes them from here with its retries,
+     * backoff and parking. A row sent or parked meanwhile is left alone (asked with {@code coalesce} so that the one
+     * generic plan looks the ids up in the primary key, not in the index of unsent rows).
+     */
+    Mono<Void> release(List<UUID> ids) {
+        return db.sql("""
+                with released as (
+                    update outbox_events set next_attempt_at = now()
+                     where id = any(:ids) and coalesce(sent_at, parked_at) is null
+                    returning exchange)
+                select pg_notify('%s', exchange) from (select distinct exchange from released) as exchanges"""
+                        .formatted(OutboxWriter.CHANNEL))
+                .bind("ids", ids.toArray(UUID[]::new))
+                .fetch()
+                .all()
+                .then();
     }
 
     Mono<Long> markSent(List<UUID> ids) {

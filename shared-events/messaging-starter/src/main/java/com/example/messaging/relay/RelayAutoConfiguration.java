@@ -118,24 +118,38 @@ public class RelayAutoConfiguration {
         }
 
         @Bean
-        OutboxRelay outboxRelay(ConnectionFactory connectionFactory,
+        OutboxPublisher outboxPublisher(
                 org.springframework.amqp.rabbit.connection.ConnectionFactory rabbitConnectionFactory,
-                OutboxStore outboxStore, OutboxMonitor outboxMonitor, NotificationListener outboxNotificationListener,
-                BrokerBlocks brokerBlocks, CrashPoints crashPoints,
-                ObjectProvider<MeterRegistry> meterRegistry, RelayProperties properties,
-                ObjectProvider<ServiceProperties> service) {
-            service.ifAvailable(settings -> properties.requireShorterThan(settings.database().idleInTransactionTimeout()));
+                BrokerBlocks brokerBlocks, RelayProperties properties) {
             RabbitTemplate template = relayTemplate(rabbitConnectionFactory);
             ExchangeDeclarer declarer = new ExchangeDeclarer(new RabbitAdmin(template), rabbitConnectionFactory,
                     properties.exchanges());
-            OutboxPublisher publisher = new OutboxPublisher(template, declarer, properties.confirmTimeout(),
-                    Clock.systemUTC(), brokerBlocks);
-            RelayMetrics metrics = new RelayMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry),
-                    outboxMonitor);
-            RelayCycle cycle = new RelayCycle(outboxStore, publisher,
+            return new OutboxPublisher(template, declarer, properties.confirmTimeout(), Clock.systemUTC(),
+                    brokerBlocks);
+        }
+
+        @Bean
+        RelayMetrics relayMetrics(ObjectProvider<MeterRegistry> meterRegistry, OutboxMonitor outboxMonitor) {
+            return new RelayMetrics(meterRegistry.getIfAvailable(() -> Metrics.globalRegistry), outboxMonitor);
+        }
+
+        @Bean
+        OutboxRelay outboxRelay(ConnectionFactory connectionFactory, OutboxStore outboxStore,
+                OutboxPublisher outboxPublisher, OutboxMonitor outboxMonitor,
+                NotificationListener outboxNotificationListener, CrashPoints crashPoints, RelayMetrics relayMetrics,
+                RelayProperties properties, ObjectProvider<ServiceProperties> service) {
+            service.ifAvailable(settings -> properties.requireShorterThan(settings.database().idleInTransactionTimeout()));
+            RelayCycle cycle = new RelayCycle(outboxStore, outboxPublisher,
                     TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory)), crashPoints,
-                    properties.backoff(), metrics, properties, Clock.systemUTC());
+                    properties.backoff(), relayMetrics, properties, Clock.systemUTC());
             return new OutboxRelay(cycle, outboxNotificationListener, outboxMonitor, properties);
+        }
+
+        /** For writers that publish their rows after the commit themselves; off unless configured. */
+        @Bean
+        OutboxHandOff outboxHandOff(OutboxStore outboxStore, OutboxPublisher outboxPublisher, OutboxRelay outboxRelay,
+                CrashPoints crashPoints, RelayMetrics relayMetrics, RelayProperties properties) {
+            return new OutboxHandOff(outboxStore, outboxPublisher, outboxRelay, crashPoints, relayMetrics, properties);
         }
 
         /**

@@ -37,6 +37,7 @@ import com.example.messaging.support.Settings;
  * @param listener        the LISTEN connection that wakes the relay
  * @param health          when the {@code outbox} health indicator reports the backlog
  * @param retention       how long sent rows are kept, and how they are deleted
+ * @param handOff         publishing right after the commit by the process that wrote the rows ({@link OutboxHandOff})
  */
 @ConfigurationProperties("messaging.relay")
 public record RelayProperties(
@@ -53,7 +54,8 @@ public record RelayProperties(
         @DefaultValue("5s") Duration statsInterval,
         @DefaultValue Listener listener,
         @DefaultValue Health health,
-        @DefaultValue Retention retention) {
+        @DefaultValue Retention retention,
+        @DefaultValue HandOff handOff) {
 
     public RelayProperties {
         require(batchSize >= 1, "batch-size must be at least 1");
@@ -66,6 +68,7 @@ public record RelayProperties(
         require(drainTimeout != null && drainTimeout.compareTo(confirmTimeout) > 0,
                 "drain-timeout must be longer than confirm-timeout");
         requirePositive(statsInterval, "stats-interval");
+        require(handOff.lease().compareTo(confirmTimeout) > 0, "hand-off.lease must be longer than confirm-timeout");
         exchanges = List.copyOf(exchanges);
     }
 
@@ -131,6 +134,22 @@ public record RelayProperties(
             requirePositive(age, "retention.age");
             requirePositive(interval, "retention.interval");
             require(batchSize >= 1, "retention.batch-size must be at least 1");
+        }
+    }
+
+    /**
+     * @param enabled whether a writer that asks for it ({@link OutboxHandOff#lease()}) hands its rows to this process's
+     *                relay after the commit instead of notifying the sweep
+     * @param lease   how long the sweep leaves a handed-off row alone: if the process that wrote it has not published
+     *                it by then (it died, or the broker did not take it), the sweep does; longer than
+     *                {@code confirm-timeout}, so that a hand-off waiting for its confirms is not published twice
+     */
+    public record HandOff(
+            @DefaultValue("false") boolean enabled,
+            @DefaultValue("15s") Duration lease) {
+
+        public HandOff {
+            requirePositive(lease, "hand-off.lease");
         }
     }
 

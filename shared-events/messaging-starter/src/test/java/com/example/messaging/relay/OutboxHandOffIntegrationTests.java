@@ -1,0 +1,166 @@
+package com.example.messaging.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.amqp.core.AmqpAdmin;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.example.events.DomainEvent;
+import com.example.events.OrderEvent;
+import com.example.messaging.outbox.OutboundEvent;
+import com.example.messaging.outbox.OutboxWriter;
+import com.example.testsupport.FreshInfrastructure;
+
+import io.r2dbc.spi.ConnectionFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The hand-off: a writer publishes its rows after its own commit, and the sweep stays the fallback. The sweep polls
+ * every 200 ms here, so a row would leave through it as soon as its lease allowed; what leaves before the lease ran
+ * out left through the hand-off.
+ */
+@SpringBootTest(properties = { "messaging.relay.hand-off.enabled=true", "messaging.relay.poll-interval=200ms" })
+@FreshInfrastructure
+class OutboxHandOffIntegrationTests {
+
+    /** An aggregate the statement does not insert: the caller's step that names the row the event is about. */
+    private static final String SOURCE = "source as (select :orderId::bigint as id)";
+
+    @Autowired
+    OutboxWriter writer;
+
+    @Autowired
+    OutboxHandOff handOff;
+
+    @Autowired
+    OutboxRelay relay;
+
+    @Autowired
+    ConnectionFactory connectionFactory;
+
+    @Autowired
+    AmqpAdmin admin;
+
+    @Autowired
+    RabbitTemplate rabbit;
+
+    TestOutbox outbox;
+
+    @BeforeEach
+    void setUp() {
+        outbox = new TestOutbox(writer, TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory)),
+                DatabaseClient.create(connectionFactory));
+    }
+
+    @Test
+    void rowsHandedOffAfterTheirCommitLeaveOnceEachBeforeTheirLeaseRunsOut() {
+        assertThat(handOff.isOn()).isTrue();
+        assertThat(handOff.lease()).isEqualTo(Duration.ofSeconds(15));
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            List<DomainEvent> events = Flux.range(1, 200)
+                    .flatMap(i -> {
+                        DomainEvent event = TestOutbox.created(0);
+                        return write(event, 1_000_000L + i, handOff.lease()).doOnSuccess(
+                                written -> handOff.offer(List.of(event.eventId()))).thenReturn(event);
+                    }, 16)
+                    .collectList().block();
+
+            Set<String> ids = events.stream().map(e -> e.eventId().toString()).collect(Collectors.toSet());
+            await().atMost(Duration.ofSeconds(20)).until(() -> probe.drain().size() >= ids.size());
+            String these = ids.stream().map(id -> "'" + id + "'").collect(Collectors.joining(",", "id in (", ")"));
+            assertThat(outbox.count(these + " and sent_at is not null")).isEqualTo(ids.size());
+            // Still leased: the sweep could not have claimed one of them.
+            assertThat(outbox.count(these + " and next_attempt_at <= now()")).isZero();
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                    .until(() -> probe.drain().size() == ids.size());
+            assertThat(probe.messageIds()).containsExactlyInAnyOrderElementsOf(ids);
+        }
+    }
+
+    @Test
+    void aRowWhoseWriterNeverHandedItOffIsPublishedByTheSweepWhenItsLeaseRunsOut() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            DomainEvent event = TestOutbox.created(0);
+            // The writer "died" after its commit: nothing is offered, and nobody was notified.
+            write(event, 2_000_001L, Duration.ofSeconds(2)).block();
+
+            await().during(Duration.ofMillis(1200)).atMost(Duration.ofMillis(1500)).until(() -> probe.drain().isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> probe.drain().size() == 1);
+            assertThat(probe.messageIds()).containsExactly(event.eventId().toString());
+            await().atMost(Duration.ofSeconds(5)).until(() -> outbox.count("sent_at is null") == 0);
+        }
+    }
+
+    @Test
+    void aRowHandedOffBehindAnEarlierUnsentRowOfItsAggregateLeavesAfterIt() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            long order = 3_000_001L;
+            DomainEvent first = TestOutbox.created(0);
+            DomainEvent second = TestOutbox.cancelled(0, 2);
+            // The first is nobody's to hand off and waits for its lease; the second is handed off at once.
+            write(first, order, Duration.ofSeconds(2)).block();
+            write(second, order, handOff.lease()).block();
+            handOff.offer(List.of(second.eventId()));
+
+            await().during(Duration.ofMillis(1200)).atMost(Duration.ofMillis(1500)).until(() -> probe.drain().isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> probe.drain().size() == 2);
+            assertThat(probe.messageIds()).containsExactly(first.eventId().toString(), second.eventId().toString());
+            await().atMost(Duration.ofSeconds(5)).until(() -> outbox.count("sent_at is null") == 0);
+        }
+    }
+
+    @Test
+    void offeringAnIdTwiceOrAfterItWasSentPublishesItOnce() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            DomainEvent event = TestOutbox.created(0);
+            write(event, 4_000_001L, handOff.lease()).block();
+            handOff.offer(List.of(event.eventId(), event.eventId()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> outbox.count("sent_at is null") == 0);
+            handOff.offer(List.of(event.eventId(), UUID.randomUUID()));
+
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> probe.drain().size() == 1);
+            assertThat(probe.messageIds()).containsExactly(event.eventId().toString());
+        }
+    }
+
+    @Test
+    void rowsOfferedOnceTheRelayHasStoppedAreGivenBackToTheSweepAtOnce() {
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            DomainEvent event = TestOutbox.created(0);
+            relay.stop();
+            try {
+                write(event, 5_000_001L, handOff.lease()).block();
+                handOff.offer(List.of(event.eventId()));
+                await().atMost(Duration.ofSeconds(5))
+                        .until(() -> outbox.count("id = '" + event.eventId() + "' and next_attempt_at <= now()") == 1);
+                assertThat(probe.drain()).isEmpty();
+            } finally {
+                relay.start();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> probe.drain().size() == 1);
+            assertThat(probe.messageIds()).containsExactly(event.eventId().toString());
+        }
+    }
+
+    /** One statement in auto-commit, as order-service places an order: the row commits with it. */
+    private Mono<Void> write(DomainEvent event, long orderId, Duration lease) {
+        return writer.appendWith(SOURCE, "source", "id", "order_id", OutboundEvent.of(event), lease)
+                .bind("orderId", orderId)
+                .fetch().all().then();
+    }
+}
