@@ -3,11 +3,13 @@ package com.example.order;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.LongPredicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
@@ -15,6 +17,7 @@ import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.messaging.outbox.OutboundEvent;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.messaging.relay.OutboxHandOff;
 import com.example.order.OrderStateMachine.State;
 import com.example.order.OrderStateMachine.Transition;
 import com.example.order.persistence.OrderRepository;
@@ -45,13 +48,16 @@ public class OrderService {
     private final OutboxWriter outbox;
     private final TransactionalOperator transaction;
     private final CrashPoints crashPoints;
+    /** Publishes each new order's OrderCreated right after its commit; null: the relay's sweep is notified instead. */
+    private final OutboxHandOff handOff;
     private final Counter created;
     private final Counter replayed;
     private final Counter keyReused;
 
     OrderService(OrderRepository orders, OutboxWriter outbox, TransactionalOperator transaction,
-            CrashPoints crashPoints, MeterRegistry meters) {
+            CrashPoints crashPoints, MeterRegistry meters, ObjectProvider<OutboxHandOff> handOff) {
         this.orders = orders;
+        this.handOff = handOff.stream().filter(OutboxHandOff::isOn).findFirst().orElse(null);
         this.outbox = outbox;
         this.transaction = transaction;
         this.crashPoints = crashPoints;
@@ -70,8 +76,10 @@ public class OrderService {
         // The order's id is the database's to give: the statement writes it into the event (its order_id here is 0).
         OrderCreated event = new OrderCreated(UUID.randomUUID(), 0L, command.userId(), command.skuIds(),
                 command.couponCode(), createdAt);
+        // A new order's OrderCreated is the first event of its aggregate: nothing it must wait for in the outbox.
         Mono<Placement> placement = orders
-                .insertIfAbsent(command, fingerprint, createdAt, OutboundEvent.of(event).causedBy(command.traceparent()))
+                .insertIfAbsent(command, fingerprint, createdAt, OutboundEvent.of(event).causedBy(command.traceparent()),
+                        handOff == null ? null : handOff.lease())
                 .<Placement>map(Placement.Created::new)
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
         // One statement, atomic on its own: the order, its lines, its history and its OrderCreated commit together
@@ -82,7 +90,7 @@ public class OrderService {
 
             @Override
             public void doOnNext(Placement committed) {
-                afterCommit(committed);
+                afterCommit(committed, event.eventId());
             }
         });
     }
@@ -96,11 +104,14 @@ public class OrderService {
                         : new Placement.KeyReused(found.order()));
     }
 
-    private void afterCommit(Placement placement) {
+    private void afterCommit(Placement placement, UUID createdEventId) {
         if (placement instanceof Placement.Created) {
             created.increment();
             log.info("Order {} created for user {}", placement.order().id(), placement.order().userId());
             crashPoints.reach(AFTER_COMMIT_BEFORE_RESPONSE);
+            if (handOff != null) {
+                handOff.offer(List.of(createdEventId));
+            }
         } else if (placement instanceof Placement.Replayed) {
             replayed.increment();
             log.debug("Replayed order {} for user {}", placement.order().id(), placement.order().userId());

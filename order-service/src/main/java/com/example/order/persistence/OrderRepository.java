@@ -58,9 +58,11 @@ public class OrderRepository {
      * event as its aggregate id and its {@code order_id}; {@code createdAt} is the order's creation and update time,
      * the same instant the event says it occurred at. Returns the order as inserted, its lines the command's. Never
      * raises a unique violation: a conflict inserts nothing, lines, history and event included, and returns empty.
+     * With a {@code handOffLease} the event's row is written for the relay's hand-off ({@link OutboxWriter}); null
+     * notifies the relay's sweep.
      */
     public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint, Instant createdAt,
-            OutboundEvent created) {
+            OutboundEvent created, Duration handOffLease) {
         DatabaseClient.GenericExecuteSpec insert = outbox.appendWith("""
                 placed as (
                     insert into orders (user_id, idempotency_key, request_fingerprint, coupon_code, created_at,
@@ -78,7 +80,7 @@ public class OrderRepository {
                     insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
                                                coupon_step, risk_step, payment_step)
                     select id, :eventId, :eventType, true, status, inventory_step, coupon_step, risk_step,
-                           payment_step from placed)""", "placed", "id", "order_id", created)
+                           payment_step from placed)""", "placed", "id", "order_id", created, handOffLease)
                 .bind("userId", command.userId())
                 .bind("key", command.idempotencyKey())
                 .bind("fingerprint", fingerprint)
