@@ -16,7 +16,9 @@ import reactor.core.publisher.Mono;
  * Appends an event to the service's {@code outbox_events} table and wakes the relay. Call it inside
  * the transaction that makes the business change, or make the change and the event one statement
  * ({@link #appendWith}): the event then exists if and only if the change does. The notification is
- * delivered by PostgreSQL only when that transaction commits.
+ * delivered by PostgreSQL only when that transaction commits. A writer that publishes its rows itself after the commit
+ * (the relay's {@code OutboxHandOff}) passes a {@code handOffLease}: the rows are written without the notification and
+ * the sweep leaves them alone for that long.
  */
 public final class OutboxWriter {
 
@@ -24,22 +26,24 @@ public final class OutboxWriter {
     public static final String CHANNEL = "outbox_events";
 
     /** The row and its notification (sent at commit) in one statement: one round trip. */
-    private static final String APPEND = """
+    private static final Statement APPEND = new Statement("""
             with appended as (
-                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent,
+                                           next_attempt_at)
                 values (:outboxId, :outboxAggregateType, :outboxAggregateId, :outboxEventType, :outboxExchange,
-                        :outboxPayload, :outboxTraceparent)
+                        :outboxPayload, :outboxTraceparent, {due})
                 returning exchange)
-            select pg_notify('%s', exchange) from appended""".formatted(CHANNEL);
+            select {notify} from appended""");
 
     /**
      * Several rows and their notifications in one statement, in the order given (the identity {@code seq} follows the
      * {@code order by}), one notification per exchange.
      */
-    private static final String APPEND_ALL = """
+    private static final Statement APPEND_ALL = new Statement("""
             with appended as (
-                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
-                select id, aggregate_type, aggregate_id, event_type, exchange, payload::jsonb, traceparent
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent,
+                                           next_attempt_at)
+                select id, aggregate_type, aggregate_id, event_type, exchange, payload::jsonb, traceparent, {due}
                   from unnest(:outboxIds::uuid[], :outboxAggregateTypes::text[], :outboxAggregateIds::text[],
                               :outboxEventTypes::text[], :outboxExchanges::text[], :outboxPayloads::text[],
                               :outboxTraceparents::text[])
@@ -47,8 +51,7 @@ public final class OutboxWriter {
                                                  traceparent, position)
                  order by position
                 returning exchange)
-            select pg_notify('%s', exchange) from (select distinct exchange from appended) as exchanges"""
-            .formatted(CHANNEL);
+            select {notify} from (select distinct exchange from appended) as exchanges""");
 
     /**
      * The caller's {@code WITH} steps, then the outbox row of the aggregate each row of their step {@code source} made,
@@ -56,35 +59,20 @@ public final class OutboxWriter {
      * payload's id field are the aggregate's id, {@code source}'s column {@code idColumn}. The notification is
      * evaluated in a one-row aggregate joined to the answer, so that the statement cannot leave it out.
      */
-    private static final String APPEND_WITH = """
-            with %1$s,
-            outbox_appended as (
-                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
-                select :outboxId, :outboxAggregateType, %2$s.%3$s::text, :outboxEventType, :outboxExchange,
-                       jsonb_set(:outboxPayload::jsonb, :outboxIdPath::text[], to_jsonb(%2$s.%3$s)), :outboxTraceparent
-                  from %2$s
-                returning exchange)
-            select %2$s.*
-              from %2$s
-             cross join (select count(pg_notify('%4$s', exchange)) as notified
-                           from (select distinct exchange from outbox_appended) as exchanges) as notification""";
-
-    /**
-     * {@link #APPEND_WITH} for a row the writer hands to its own relay after the commit: the sweep leaves it alone for
-     * the lease ({@code next_attempt_at} that far ahead) and is not notified. A data-modifying step runs whether or not
-     * the answer reads it.
-     */
-    private static final String APPEND_WITH_HANDED_OFF = """
+    private static final Statement APPEND_WITH = new Statement("""
             with %1$s,
             outbox_appended as (
                 insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent,
                                            next_attempt_at)
                 select :outboxId, :outboxAggregateType, %2$s.%3$s::text, :outboxEventType, :outboxExchange,
                        jsonb_set(:outboxPayload::jsonb, :outboxIdPath::text[], to_jsonb(%2$s.%3$s)), :outboxTraceparent,
-                       now() + :outboxLeaseMillis * interval '1 millisecond'
-                  from %2$s)
+                       {due}
+                  from %2$s
+                returning exchange)
             select %2$s.*
-              from %2$s""";
+              from %2$s
+             cross join (select count({notify}) as notified
+                           from (select distinct exchange from outbox_appended) as exchanges) as notification""");
 
     /**
      * The caller's {@code WITH} steps, then for each row of their step {@code source} the outbox row of the event given
@@ -92,12 +80,13 @@ public final class OutboxWriter {
      * notification per exchange, as {@link #APPEND_WITH}. Events whose key no row of {@code source} has are not
      * written.
      */
-    private static final String APPEND_EACH_WITH = """
+    private static final Statement APPEND_EACH_WITH = new Statement("""
             with %1$s,
             outbox_appended as (
-                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent)
+                insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload, traceparent,
+                                           next_attempt_at)
                 select event.id, event.aggregate_type, event.aggregate_id, event.event_type, event.exchange,
-                       event.payload::jsonb, event.traceparent
+                       event.payload::jsonb, event.traceparent, {due}
                   from unnest(:outboxKeys::text[], :outboxIds::uuid[], :outboxAggregateTypes::text[],
                               :outboxAggregateIds::text[], :outboxEventTypes::text[], :outboxExchanges::text[],
                               :outboxPayloads::text[], :outboxTraceparents::text[])
@@ -108,8 +97,24 @@ public final class OutboxWriter {
                 returning exchange)
             select %2$s.*
               from %2$s
-             cross join (select count(pg_notify('%4$s', exchange)) as notified
-                           from (select distinct exchange from outbox_appended) as exchanges) as notification""";
+             cross join (select count({notify}) as notified
+                           from (select distinct exchange from outbox_appended) as exchanges) as notification""");
+
+    /**
+     * One statement in its two forms. Notified: the rows are due at once and the relay's sweep is woken at commit.
+     * Handed off: the writer hands the rows to its own relay once the statement's transaction has committed (the
+     * relay's {@code OutboxHandOff}, by the events' ids), so they are written with {@code next_attempt_at} a lease
+     * ahead, which the sweep waits for, and without the notification, which would only wake the sweep for nothing. A
+     * data-modifying step runs whether or not the answer reads it.
+     */
+    private record Statement(String notified, String handedOff) {
+
+        Statement(String template) {
+            this(template.replace("{due}", "now()").replace("{notify}", "pg_notify('" + CHANNEL + "', exchange)"),
+                    template.replace("{due}", "now() + :outboxLeaseMillis * interval '1 millisecond'")
+                            .replace("{notify}", "exchange"));
+        }
+    }
 
     private final DatabaseClient db;
 
@@ -123,7 +128,18 @@ public final class OutboxWriter {
     }
 
     public Mono<Void> append(OutboundEvent event) {
-        return bindEvent(db.sql(APPEND), event)
+        return append(event, null);
+    }
+
+    /**
+     * Appends an event the caller hands to its relay once its transaction has committed (the relay's
+     * {@code OutboxHandOff}, with the event's id): the row is written with {@code next_attempt_at} {@code handOffLease}
+     * ahead and without a notification, so the relay's sweep takes it only if the hand-off has not sent it by then.
+     * Without a lease ({@code null}) it is {@link #append(OutboundEvent)}. The same holds for every method here that
+     * takes a {@code handOffLease}.
+     */
+    public Mono<Void> append(OutboundEvent event, Duration handOffLease) {
+        return bindEvent(sql(APPEND, handOffLease), event)
                 .bind("outboxAggregateId", event.aggregateId())
                 .bind("outboxPayload", Json.of(event.payload()))
                 .then();
@@ -149,26 +165,15 @@ public final class OutboxWriter {
      */
     public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
             OutboundEvent event) {
-        return bindEvent(db.sql(APPEND_WITH.formatted(steps, source, idColumn, CHANNEL)), event)
-                .bind("outboxPayload", event.payload())
-                .bind("outboxIdPath", new String[] { idField });
+        return appendWith(steps, source, idColumn, idField, event, null);
     }
 
-    /**
-     * {@link #appendWith(String, String, String, String, OutboundEvent)} for a row the caller hands to its relay once
-     * the statement has committed (the relay's {@code OutboxHandOff}, with the event's id): the row is written with
-     * {@code next_attempt_at} {@code handOffLease} ahead and without a notification, so the relay's sweep takes it only
-     * if the hand-off has not sent it by then. Without a lease ({@code null}) it is the method above.
-     */
+    /** {@link #appendWith(String, String, String, String, OutboundEvent)}, handed off for a lease (see above). */
     public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
             OutboundEvent event, Duration handOffLease) {
-        if (handOffLease == null) {
-            return appendWith(steps, source, idColumn, idField, event);
-        }
-        return bindEvent(db.sql(APPEND_WITH_HANDED_OFF.formatted(steps, source, idColumn)), event)
+        return bindEvent(sql(APPEND_WITH, handOffLease, steps, source, idColumn), event)
                 .bind("outboxPayload", event.payload())
-                .bind("outboxIdPath", new String[] { idField })
-                .bind("outboxLeaseMillis", handOffLease.toMillis());
+                .bind("outboxIdPath", new String[] { idField });
     }
 
     /**
@@ -186,10 +191,24 @@ public final class OutboxWriter {
      */
     public DatabaseClient.GenericExecuteSpec appendEachWith(String steps, String source, String keyColumn,
             Map<String, OutboundEvent> events) {
+        return appendEachWith(steps, source, keyColumn, events, null);
+    }
+
+    /** {@link #appendEachWith(String, String, String, Map)}, handed off for a lease (see above). */
+    public DatabaseClient.GenericExecuteSpec appendEachWith(String steps, String source, String keyColumn,
+            Map<String, OutboundEvent> events, Duration handOffLease) {
         List<Map.Entry<String, OutboundEvent>> entries = List.copyOf(events.entrySet());
-        return bindEvents(db.sql(APPEND_EACH_WITH.formatted(steps, source, keyColumn, CHANNEL)),
+        return bindEvents(sql(APPEND_EACH_WITH, handOffLease, steps, source, keyColumn),
                 entries.stream().map(Map.Entry::getValue).toList())
                 .bind("outboxKeys", entries.stream().map(Map.Entry::getKey).toArray(String[]::new));
+    }
+
+    /** The statement in the form a {@code handOffLease} asks for (null: notified), its lease bound. */
+    private DatabaseClient.GenericExecuteSpec sql(Statement statement, Duration handOffLease, Object... format) {
+        if (handOffLease == null) {
+            return db.sql(statement.notified().formatted(format));
+        }
+        return db.sql(statement.handedOff().formatted(format)).bind("outboxLeaseMillis", handOffLease.toMillis());
     }
 
     /** The event's fields {@link #append} and {@link #appendWith} both bind; the payload each binds its own way. */
@@ -209,13 +228,18 @@ public final class OutboxWriter {
      * each, in one go.
      */
     public Mono<Void> appendAll(List<OutboundEvent> events) {
+        return appendAll(events, null);
+    }
+
+    /** {@link #appendAll(List)}, handed off for a lease (see {@link #append(OutboundEvent, Duration)}). */
+    public Mono<Void> appendAll(List<OutboundEvent> events, Duration handOffLease) {
         if (events.isEmpty()) {
             return Mono.empty();
         }
         if (events.size() == 1) {
-            return append(events.get(0));
+            return append(events.get(0), handOffLease);
         }
-        return bindEvents(db.sql(APPEND_ALL), events).then();
+        return bindEvents(sql(APPEND_ALL, handOffLease), events).then();
     }
 
     /** The fields of several events, as arrays in the order given, for a statement that unnests them. */
