@@ -44,6 +44,7 @@ final class OutboxRelay implements SmartLifecycle {
     private static final Duration NUDGE_PATIENCE = Duration.ofMillis(100);
 
     private final RelayCycle cycle;
+    private final OutboxStore store;
     private final NotificationListener listener;
     private final OutboxMonitor monitor;
     private final RelayProperties properties;
@@ -52,8 +53,10 @@ final class OutboxRelay implements SmartLifecycle {
     private final AtomicInteger failuresInARow = new AtomicInteger();
     private volatile QuietPolls quietPolls;
 
-    OutboxRelay(RelayCycle cycle, NotificationListener listener, OutboxMonitor monitor, RelayProperties properties) {
+    OutboxRelay(RelayCycle cycle, OutboxStore store, NotificationListener listener, OutboxMonitor monitor,
+            RelayProperties properties) {
         this.cycle = cycle;
+        this.store = store;
         this.listener = listener;
         this.monitor = monitor;
         this.properties = properties;
@@ -94,7 +97,8 @@ final class OutboxRelay implements SmartLifecycle {
                                     signal.failure())))
                     .doFinally(signal -> drained.countDown())
                     .subscribe();
-            Disposable background = Flux.interval(Duration.ZERO, properties.statsInterval(), scheduler)
+            Disposable background = releaseLeases(nudges)
+                    .thenMany(Flux.interval(Duration.ZERO, properties.statsInterval(), scheduler))
                     .onBackpressureDrop()
                     .concatMap(tick -> monitor.refresh()
                             .timeout(properties.cycleTimeout())
@@ -108,6 +112,29 @@ final class OutboxRelay implements SmartLifecycle {
                     properties.lanes(), properties.pollInterval(),
                     listener.isOn() ? "listening for notifications" : "notifications off");
         }
+    }
+
+    /**
+     * Rows handed off ({@link OutboxHandOff}) by a process that stopped before it sent them, this one before a restart
+     * most of all, are due at once rather than when their lease ends: a service restarted after a crash sends what it
+     * had committed without waiting for the lease. Another instance running meanwhile may be sending some of them right
+     * now; those go out twice, which the consumers' inboxes absorb as they absorb every redelivery. Where this fails
+     * (the database is not there yet) the rows wait for their lease, as before.
+     */
+    private Mono<Void> releaseLeases(Sinks.Many<Boolean> nudges) {
+        return store.releaseLeases()
+                .timeout(properties.cycleTimeout())
+                .doOnNext(exchanges -> {
+                    if (exchanges > 0) {
+                        log.info("Handed-off outbox events left unsent before this start are due now");
+                        nudge(nudges);
+                    }
+                })
+                .onErrorResume(e -> {
+                    log.debug("Leases of handed-off outbox events not ended at start: {}", e.toString());
+                    return Mono.empty();
+                })
+                .then();
     }
 
     /** Whether the next poll would be skipped because there is nothing to poll for ({@link QuietPolls}). */

@@ -74,6 +74,14 @@ final class OutboxStore {
                and %s
              order by o.seq""".formatted(ROWS, EARLIEST_UNSENT);
 
+    /** Makes the rows {@code %s} selects due now and wakes the sweep. */
+    private static final String RELEASE = """
+            with released as (
+                update outbox_events set next_attempt_at = now()
+                 where %s
+                returning exchange)
+            select pg_notify('%s', exchange) from (select distinct exchange from released) as exchanges""";
+
     private final DatabaseClient db;
 
     OutboxStore(DatabaseClient db) {
@@ -118,17 +126,25 @@ final class OutboxStore {
      * generic plan looks the ids up in the primary key, not in the index of unsent rows).
      */
     Mono<Void> release(List<UUID> ids) {
-        return db.sql("""
-                with released as (
-                    update outbox_events set next_attempt_at = now()
-                     where id = any(:ids) and coalesce(sent_at, parked_at) is null
-                    returning exchange)
-                select pg_notify('%s', exchange) from (select distinct exchange from released) as exchanges"""
-                        .formatted(OutboxWriter.CHANNEL))
+        return db.sql(RELEASE.formatted("id = any(:ids) and coalesce(sent_at, parked_at) is null", OutboxWriter.CHANNEL))
                 .bind("ids", ids.toArray(UUID[]::new))
                 .fetch()
                 .all()
                 .then();
+    }
+
+    /**
+     * Ends every lease of a handed-off row: unsent rows never tried ({@code last_error} is set by every failed attempt)
+     * whose {@code next_attempt_at} lies ahead. Answers how many exchanges the released rows go to (none: nothing was
+     * leased).
+     */
+    Mono<Long> releaseLeases() {
+        return db.sql(RELEASE.formatted("""
+                sent_at is null and parked_at is null and next_attempt_at > now() and last_error is null""",
+                        OutboxWriter.CHANNEL))
+                .fetch()
+                .all()
+                .count();
     }
 
     Mono<Long> markSent(List<UUID> ids) {

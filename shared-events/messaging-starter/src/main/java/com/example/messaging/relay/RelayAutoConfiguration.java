@@ -142,7 +142,7 @@ public class RelayAutoConfiguration {
             RelayCycle cycle = new RelayCycle(outboxStore, outboxPublisher,
                     TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory)), crashPoints,
                     properties.backoff(), relayMetrics, properties, Clock.systemUTC());
-            return new OutboxRelay(cycle, outboxNotificationListener, outboxMonitor, properties);
+            return new OutboxRelay(cycle, outboxStore, outboxNotificationListener, outboxMonitor, properties);
         }
 
         /** For writers that publish their rows after the commit themselves; off unless configured. */

@@ -157,6 +157,38 @@ class OutboxHandOffIntegrationTests {
         }
     }
 
+    /**
+     * A process that handed rows off and stopped before sending them leaves them leased; a relay that starts (the
+     * restarted process, or another instance) ends those leases at once. A row that waits after a failed attempt keeps
+     * its backoff.
+     */
+    @Test
+    void aRelayThatStartsSendsRowsHandedOffBeforeItWithoutWaitingForTheirLease() {
+        DatabaseClient db = DatabaseClient.create(connectionFactory);
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            DomainEvent handedOff = TestOutbox.created(0);
+            DomainEvent backingOff = TestOutbox.created(0);
+            relay.stop();
+            try {
+                write(handedOff, 6_000_001L, Duration.ofMinutes(10)).block();
+                write(backingOff, 6_000_002L, Duration.ofMinutes(10)).block();
+                db.sql("update outbox_events set attempts = 1, last_error = 'refused' where id = :id")
+                        .bind("id", backingOff.eventId()).fetch().rowsUpdated().block();
+            } finally {
+                relay.start();
+            }
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> probe.drain().size() == 1);
+            assertThat(probe.messageIds()).containsExactly(handedOff.eventId().toString());
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> probe.drain().size() == 1);
+            assertThat(outbox.count("id = '" + backingOff.eventId() + "' and sent_at is null")).isOne();
+
+            db.sql("update outbox_events set next_attempt_at = now() where id = :id")
+                    .bind("id", backingOff.eventId()).fetch().rowsUpdated().block();
+            await().atMost(Duration.ofSeconds(10)).until(() -> outbox.count("sent_at is null") == 0);
+        }
+    }
+
     /** One statement in auto-commit, as order-service places an order: the row commits with it. */
     private Mono<Void> write(DomainEvent event, long orderId, Duration lease) {
         return writer.appendWith(SOURCE, "source", "id", "order_id", OutboundEvent.of(event), lease)
