@@ -57,7 +57,7 @@ public class OrderService {
     OrderService(OrderRepository orders, OutboxWriter outbox, TransactionalOperator transaction,
             CrashPoints crashPoints, MeterRegistry meters, ObjectProvider<OutboxHandOff> handOff) {
         this.orders = orders;
-        this.handOff = handOff.stream().filter(OutboxHandOff::isOn).findFirst().orElse(null);
+        this.handOff = OutboxHandOff.ifOn(handOff);
         this.outbox = outbox;
         this.transaction = transaction;
         this.crashPoints = crashPoints;

@@ -20,6 +20,7 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.messaging.outbox.OutboxAutoConfiguration;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.messaging.relay.OutboxHandOff;
 import com.example.messaging.support.Janitor;
 import com.example.service.autoconfigure.ServiceProperties;
 import com.example.service.faults.CrashPoint;
@@ -80,14 +81,14 @@ public class InboxAutoConfiguration {
                 ObjectProvider<MeterRegistry> meterRegistry, InboxProperties properties,
                 ObjectProvider<ServiceProperties> service, ObjectProvider<LockAhead> lockAhead,
                 ObjectProvider<org.springframework.amqp.rabbit.connection.ConnectionFactory> rabbit,
-                Environment environment) {
+                ObjectProvider<OutboxHandOff> handOff, Environment environment) {
             service.ifAvailable(settings -> properties.requireLongerThan(settings.database().statementTimeout()));
             // A client on the same ConnectionFactory joins the transaction the operator opens.
             DatabaseClient db = DatabaseClient.create(connectionFactory);
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
                     TransactionalOperator.create(transactionManager), outbox, crashPoints,
                     Optional.ofNullable(properties.batch().lockTimeout()),
-                    lockAhead.getIfAvailable(LockAhead::nothing));
+                    lockAhead.getIfAvailable(LockAhead::nothing), OutboxHandOff.ifOn(handOff));
             Duration lockTimeout = service.getIfAvailable() != null ? service.getObject().database().lockTimeout()
                     : DEFAULT_LOCK_TIMEOUT;
             DatabaseProbe probe = new DatabaseProbe(db, properties.probeTimeout(), lockTimeout);

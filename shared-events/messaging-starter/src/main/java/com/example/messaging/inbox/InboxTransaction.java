@@ -15,6 +15,7 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import com.example.events.DomainEvent;
 import com.example.messaging.outbox.OutboundEvent;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.messaging.relay.OutboxHandOff;
 import com.example.service.faults.CrashPoints;
 
 import reactor.core.publisher.Flux;
@@ -23,6 +24,10 @@ import reactor.core.publisher.Mono;
 /**
  * One inbox transaction: claim the event id in processed_events, and only if the claim is new apply
  * the handler's effect and append its replies to the outbox. A duplicate costs one insert that conflicts.
+ *
+ * <p>Where the service's relay takes hand-offs ({@link OutboxHandOff}), the replies are written for it and offered to
+ * it once the transaction has committed, so they leave without waiting for the relay's sweep; a reply the process
+ * could not hand off (it stopped between the commit and the offer) leaves through the sweep after its lease.
  */
 final class InboxTransaction {
 
@@ -32,28 +37,35 @@ final class InboxTransaction {
     private final CrashPoints crashPoints;
     private final Optional<Duration> batchLockTimeout;
     private final LockAhead lockAhead;
+    /** Null: the replies wake the relay's sweep instead. */
+    private final OutboxHandOff handOff;
 
     /**
      * @param batchLockTimeout how long a batch's statements wait for a row lock before the batch gives up (and its
      *                         events are applied one at a time); when empty, as long as any statement of the service
      * @param lockAhead        what the service locks before a batch's events are applied
+     * @param handOff          the relay that publishes the replies after the commit; null: its sweep does
      */
     InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
-            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead) {
+            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead, OutboxHandOff handOff) {
         this.processed = processed;
         this.transactional = transactional;
         this.outbox = outbox;
         this.crashPoints = crashPoints;
         this.batchLockTimeout = batchLockTimeout;
         this.lockAhead = lockAhead;
+        this.handOff = handOff;
     }
 
     /** Emits true when the effect was applied and committed, false when the event had been processed before. */
     Mono<Boolean> apply(InboundEvent event, EventHandler<?> handler) {
-        Mono<Boolean> work = processed.claim(event)
-                .flatMap(claimed -> claimed ? applyEffect(event, handler).then(beforeCommit()).thenReturn(true)
-                        : Mono.just(false));
-        return transactional.transactional(work);
+        Mono<Committed<Boolean>> work = processed.claim(event)
+                .flatMap(claimed -> claimed
+                        ? replies(event, handler).collectList()
+                                .flatMap(replies -> append(replies).then(beforeCommit())
+                                        .thenReturn(new Committed<>(true, replies)))
+                        : Mono.just(new Committed<>(false, List.of())));
+        return committed(work);
     }
 
     /**
@@ -79,7 +91,7 @@ final class InboxTransaction {
     Mono<List<Boolean>> applyAll(List<InboundEvent> events, List<EventHandler<?>> handlers) {
         List<Integer> sequence = byOrder(events);
         Mono<Void> lockTimeout = batchLockTimeout.map(processed::waitForLocksAtMost).orElse(Mono.empty());
-        Mono<List<Boolean>> work = lockTimeout.then(processed.claimAll(events)).flatMap(claimed -> {
+        Mono<Committed<List<Boolean>>> work = lockTimeout.then(processed.claimAll(events)).flatMap(claimed -> {
             Set<UUID> unapplied = new HashSet<>(claimed);
             Boolean[] applied = new Boolean[events.size()];
             List<DomainEvent> newEvents = new ArrayList<>();
@@ -94,11 +106,34 @@ final class InboxTransaction {
                     .thenMany(Flux.fromIterable(sequence))
                     .concatMap(i -> applied[i] ? replies(events.get(i), handlers.get(i)) : Flux.empty())
                     .collectList()
-                    .flatMap(outbox::appendAll)
-                    .then(Mono.defer(() -> List.of(applied).contains(true) ? beforeCommit() : Mono.empty()))
-                    .then(Mono.fromSupplier(() -> List.of(applied)));
+                    .flatMap(replies -> append(replies)
+                            .then(Mono.defer(() -> List.of(applied).contains(true) ? beforeCommit() : Mono.empty()))
+                            .then(Mono.fromSupplier(() -> new Committed<>(List.of(applied), replies))));
         });
-        return transactional.transactional(work);
+        return committed(work);
+    }
+
+    /** What a transaction answers, and the replies it wrote. */
+    private record Committed<T>(T result, List<OutboundEvent> replies) {
+    }
+
+    /** The replies in one statement, for the hand-off when there is one. */
+    private Mono<Void> append(List<OutboundEvent> replies) {
+        return outbox.appendAll(replies, handOff == null ? null : handOff.lease());
+    }
+
+    /**
+     * Runs {@code work} in a transaction and, once it has committed, hands the replies it wrote to the relay. The
+     * transactional operator emits a Mono's value only after the commit.
+     */
+    private <T> Mono<T> committed(Mono<Committed<T>> work) {
+        return transactional.transactional(work)
+                .doOnNext(done -> {
+                    if (handOff != null && !done.replies().isEmpty()) {
+                        handOff.offer(done.replies().stream().map(OutboundEvent::id).toList());
+                    }
+                })
+                .map(Committed::result);
     }
 
     /** The indices of the events, in ascending order of the order each is about; delivery order within one order. */
@@ -110,10 +145,6 @@ final class InboxTransaction {
         // List.sort is stable.
         sequence.sort(Comparator.comparing(i -> events.get(i).event().orderId()));
         return sequence;
-    }
-
-    private Mono<Void> applyEffect(InboundEvent event, EventHandler<?> handler) {
-        return replies(event, handler).concatMap(outbox::append).then();
     }
 
     /** Applies the event's effect; emits its replies, for the outbox. */

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 
 import com.example.service.failure.Failures;
 import com.example.service.faults.CrashPoints;
@@ -67,6 +68,14 @@ public final class OutboxHandOff {
         this.lease = properties.handOff().lease();
         this.batchSize = properties.batchSize();
         this.timeout = properties.cycleTimeout();
+    }
+
+    /**
+     * The service's hand-off where its relay runs and hands off ({@code messaging.relay.hand-off.enabled}); null
+     * otherwise, and then writers leave their rows to the relay's sweep.
+     */
+    public static OutboxHandOff ifOn(ObjectProvider<OutboxHandOff> handOff) {
+        return handOff.stream().filter(OutboxHandOff::isOn).findFirst().orElse(null);
     }
 
     /** Whether writers should hand their rows over ({@code messaging.relay.hand-off.enabled}). */

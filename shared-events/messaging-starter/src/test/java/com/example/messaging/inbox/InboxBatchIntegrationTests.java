@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,9 +30,11 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.example.events.DomainEvent;
 import com.example.events.EventHeaders;
+import com.example.events.OrderCancelled;
 import com.example.events.OrderCreated;
 import com.example.events.OrderEvent;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.messaging.relay.OutboxHandOff;
 import com.example.messaging.relay.RelayTestApplication;
 import com.example.testsupport.ConsumerTestSupport;
 import com.example.testsupport.FreshInfrastructure;
@@ -75,6 +78,9 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
 
     @Autowired
     OutboxWriter outbox;
+
+    @Autowired
+    OutboxHandOff handOff;
 
     @Override
     protected String replyExchange() {
@@ -304,6 +310,37 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(List.of(one, other, alone)).allSatisfy(order -> assertThat(applied(order.orderId())).isEqualTo(1));
     }
 
+    /**
+     * With the relay's hand-off on (the default), the replies of a batch, and of an event applied alone, are written
+     * leased and without a notification, and handed to the relay once their transaction has committed: they are
+     * sent while their lease still runs, so the relay's sweep (polling every second here) could not have taken them.
+     */
+    @Test
+    void theRepliesOfATransactionAreHandedToTheRelayOnceItCommits() {
+        assertThat(handOff.isOn()).isTrue();
+        InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
+                TransactionalOperator.create(transactionManager), outbox, CrashPoints.none(), Optional.empty(),
+                LockAhead.nothing(), handOff);
+        List<UUID> replies = Collections.synchronizedList(new ArrayList<>());
+        EventHandler<OrderCreated> answering = EventHandler.of(OrderCreated.class, order -> count(order.orderId())
+                .thenReturn(new OrderCancelled(UUID.randomUUID(), order.orderId(), "answered", Instant.now()))
+                .doOnNext(reply -> replies.add(reply.eventId())));
+        OrderCreated one = newOrder();
+        OrderCreated other = newOrder();
+        OrderCreated alone = newOrder();
+
+        assertThat(transaction.applyAll(List.of(event(one), event(other)), List.of(answering, answering))
+                .block(PATIENCE)).containsExactly(true, true);
+        assertThat(transaction.apply(event(alone), answering).block(PATIENCE)).isTrue();
+
+        assertThat(replies).hasSize(3);
+        String these = replies.stream().map(id -> "'" + id + "'").collect(Collectors.joining(",", "id in (", ")"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> database.count(
+                "select count(*) from outbox_events where " + these + " and sent_at is not null") == 3);
+        assertThat(database.count("select count(*) from outbox_events where " + these + " and next_attempt_at <= now()"))
+                .as("still leased: sent by the hand-off, not by the sweep").isZero();
+    }
+
     /** What the lock-ahead of {@link #whatALockAheadKeepsIsFoundByTheEffectsOfItsBatchOnly} keeps. */
     private record LockedAhead(List<Long> orderIds) {
     }
@@ -344,7 +381,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
 
     private InboxTransaction transaction(Optional<Duration> lockTimeout, LockAhead lockAhead) {
         return new InboxTransaction(new ProcessedEvents(db), TransactionalOperator.create(transactionManager), outbox,
-                CrashPoints.none(), lockTimeout, lockAhead);
+                CrashPoints.none(), lockTimeout, lockAhead, null);
     }
 
     /** Another event about the same order (its own event id). */
