@@ -135,6 +135,7 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
         assertThat(succeeded.amountCents()).isEqualTo(2599);
         assertThat(payment(requested.orderId())).containsEntry("status", "SUCCEEDED")
                 .containsEntry("charge_id", succeeded.chargeId()).containsEntry("amount_cents", 2599L);
+        awaitHandedOff(requested.orderId(), "PaymentSucceeded");
     }
 
     /**
@@ -160,6 +161,7 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
         for (PaymentRequested requested : requests) {
             assertThat(awaitReplies(requested.orderId(), 1)).containsExactly("PaymentSucceeded");
             onlyCharge(requested.orderId());
+            awaitHandedOff(requested.orderId(), "PaymentSucceeded");
         }
     }
 
@@ -673,6 +675,16 @@ class PaymentIntegrationTests extends ConsumerTestSupport {
 
     private double inFlight() {
         return meters.get(PaymentWorker.IN_FLIGHT).gauge().value();
+    }
+
+    /**
+     * The payment's event of that type was published by the hand-off, right after the statement that wrote it: sent
+     * while its row was still leased ({@code messaging.relay.hand-off.lease}, 15 s), which the relay's sweep waits out.
+     */
+    private void awaitHandedOff(long orderId, String eventType) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> database.count("select count(*) from outbox_events "
+                + "where aggregate_id = ? and event_type = ? and sent_at is not null and next_attempt_at > now()",
+                Long.toString(orderId), eventType) == 1);
     }
 
     private Map<String, Object> payment(long orderId) {

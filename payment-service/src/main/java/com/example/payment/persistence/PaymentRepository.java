@@ -9,14 +9,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.example.events.DomainEvent;
 import com.example.messaging.outbox.OutboundEvent;
 import com.example.messaging.outbox.OutboxWriter;
+import com.example.messaging.relay.OutboxHandOff;
 import com.example.payment.Payment;
 import com.example.payment.PaymentStateMachine.Transition;
 import com.example.payment.PaymentStatus;
@@ -100,10 +103,13 @@ public class PaymentRepository {
 
     private final DatabaseClient db;
     private final OutboxWriter outbox;
+    /** Publishes the events of moves right after their commit; null: the relay's sweep is notified instead. */
+    private final OutboxHandOff handOff;
 
-    PaymentRepository(DatabaseClient db, OutboxWriter outbox) {
+    PaymentRepository(DatabaseClient db, OutboxWriter outbox, ObjectProvider<OutboxHandOff> handOff) {
         this.db = db;
         this.outbox = outbox;
+        this.handOff = OutboxHandOff.ifOn(handOff);
     }
 
     /** A payment the worker claimed, with the status it was claimed in (which says what work it has left). */
@@ -181,20 +187,25 @@ public class PaymentRepository {
     /**
      * {@link #move}, and the event that announces it appended to the outbox, in one statement: run outside a
      * transaction, both commit in one round trip, or neither. When the payment had moved already (someone else
-     * recorded the same outcome first), nothing is written, the event neither, and nothing is emitted.
+     * recorded the same outcome first), nothing is written, the event neither, and nothing is emitted. Where the
+     * relay takes hand-offs, the event is handed to it once the statement has committed.
      */
     public Mono<Payment> moveAndAnnounce(Move move) {
+        OutboundEvent announcement = OutboundEvent.of(move.announcement());
         DatabaseClient.GenericExecuteSpec statement = outbox.appendWith("moved as (" + MOVE + ")", "moved", "order_id",
-                "order_id", OutboundEvent.of(move.announcement()));
+                "order_id", announcement, lease());
+        // one() answers once the statement has completed, so after its commit.
         return bindMove(statement, move.orderId(), move.transition(), move.chargeId(), move.refundId(),
                 move.failureReason())
-                .map(PaymentRepository::payment).one();
+                .map(PaymentRepository::payment).one()
+                .doOnNext(moved -> handOff(List.of(announcement.id())));
     }
 
     /**
      * {@link #moveAndAnnounce} for several payments, in one statement and one round trip, atomic on its own: each
      * payment still in its transition's {@code from} status moves and its event is appended; a payment someone else
-     * moved first stays as it is, without an event. Emits the payments it moved. At most one move per payment.
+     * moved first stays as it is, without an event. Emits the payments it moved, once the statement has committed
+     * (and their events are handed to the relay where it takes hand-offs). At most one move per payment.
      */
     public Flux<Payment> moveAllAndAnnounce(List<Move> moves) {
         Map<String, OutboundEvent> announcements = new LinkedHashMap<>();
@@ -202,7 +213,7 @@ public class PaymentRepository {
         if (announcements.size() != moves.size()) {
             return Flux.error(new IllegalArgumentException("more than one move for a payment: " + moves));
         }
-        return outbox.appendEachWith(MOVE_ALL, "moved", "order_id", announcements)
+        return outbox.appendEachWith(MOVE_ALL, "moved", "order_id", announcements, lease())
                 .bind("orderIds", moves.stream().map(Move::orderId).toArray(Long[]::new))
                 .bind("froms", moves.stream().map(move -> move.transition().from().name()).toArray(String[]::new))
                 .bind("tos", moves.stream().map(move -> move.transition().to().name()).toArray(String[]::new))
@@ -210,7 +221,22 @@ public class PaymentRepository {
                 .bind("refundIds", moves.stream().map(Move::refundId).toArray(String[]::new))
                 .bind("failureReasons", moves.stream().map(Move::failureReason).toArray(String[]::new))
                 .map(PaymentRepository::payment)
-                .all();
+                .all()
+                // The rows arrive before the statement completes; its commit is only certain at the end.
+                .collectList()
+                .doOnNext(moved -> handOff(moved.stream()
+                        .map(payment -> announcements.get(Long.toString(payment.orderId())).id()).toList()))
+                .flatMapIterable(moved -> moved);
+    }
+
+    private Duration lease() {
+        return handOff == null ? null : handOff.lease();
+    }
+
+    private void handOff(List<UUID> events) {
+        if (handOff != null && !events.isEmpty()) {
+            handOff.offer(events);
+        }
     }
 
     private static DatabaseClient.GenericExecuteSpec bindMove(DatabaseClient.GenericExecuteSpec statement,
