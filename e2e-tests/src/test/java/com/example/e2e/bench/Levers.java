@@ -94,12 +94,13 @@ final class Levers {
                             + "few milliseconds apart, and applied together they are one transaction instead of up to "
                             + "three (the payment's result, which arrives alone, goes at once either way)",
                     Map.of("messaging.inbox.batch.linger", "0ms"), List.of(), List.of("order-service")),
-            new Lever("order-hand-off=off",
-                    "order-service's relay claims each new order's OrderCreated (messaging.relay.hand-off.enabled="
-                            + "false), as before the thirtieth round, where now the request that wrote it hands it to "
-                            + "the relay after the commit: read by id, published and marked sent, without the claim's "
-                            + "transaction, row locks and notification",
-                    Map.of("messaging.relay.hand-off.enabled", "false"), List.of(), List.of("order-service")),
+            new Lever("hand-off=off",
+                    "every service's relay claims the events its writers commit (messaging.relay.hand-off.enabled="
+                            + "false), as before the thirtieth round, where now the writer hands them to the relay "
+                            + "after the commit (order-service's POST /orders since the thirtieth round, every inbox's "
+                            + "replies since the thirty-first): read by id, published and marked sent, without the "
+                            + "claim's transaction, row locks and notification",
+                    Map.of("messaging.relay.hand-off.enabled", "false"), List.of()),
             new Lever("inbox-batch-lock=100ms",
                     "the batch lock timeout before the ninth round: a batch that waits longer than 100 ms for a row "
                             + "lock gives up and its events are applied one at a time, where now it waits behind the "
