@@ -48,8 +48,8 @@ public class OrderService {
     private final OutboxWriter outbox;
     private final TransactionalOperator transaction;
     private final CrashPoints crashPoints;
-    /** Publishes each new order's OrderCreated right after its commit; null: the relay's sweep is notified instead. */
-    private final OutboxHandOff handOff;
+    /** Publishes each new order's OrderCreated right after its commit, or leaves it to the relay's sweep. */
+    private final OutboxHandOff.Writer handOff;
     private final Counter created;
     private final Counter replayed;
     private final Counter keyReused;
@@ -57,7 +57,7 @@ public class OrderService {
     OrderService(OrderRepository orders, OutboxWriter outbox, TransactionalOperator transaction,
             CrashPoints crashPoints, MeterRegistry meters, ObjectProvider<OutboxHandOff> handOff) {
         this.orders = orders;
-        this.handOff = OutboxHandOff.ifOn(handOff);
+        this.handOff = OutboxHandOff.writer(handOff);
         this.outbox = outbox;
         this.transaction = transaction;
         this.crashPoints = crashPoints;
@@ -79,7 +79,7 @@ public class OrderService {
         // A new order's OrderCreated is the first event of its aggregate: nothing it must wait for in the outbox.
         Mono<Placement> placement = orders
                 .insertIfAbsent(command, fingerprint, createdAt, OutboundEvent.of(event).causedBy(command.traceparent()),
-                        handOff == null ? null : handOff.lease())
+                        handOff.lease())
                 .<Placement>map(Placement.Created::new)
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
         // One statement, atomic on its own: the order, its lines, its history and its OrderCreated commit together
@@ -109,9 +109,7 @@ public class OrderService {
             created.increment();
             log.info("Order {} created for user {}", placement.order().id(), placement.order().userId());
             crashPoints.reach(AFTER_COMMIT_BEFORE_RESPONSE);
-            if (handOff != null) {
-                handOff.offer(List.of(createdEventId));
-            }
+            handOff.offer(List.of(createdEventId));
         } else if (placement instanceof Placement.Replayed) {
             replayed.increment();
             log.debug("Replayed order {} for user {}", placement.order().id(), placement.order().userId());

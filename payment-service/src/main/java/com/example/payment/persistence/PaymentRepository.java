@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -103,13 +102,13 @@ public class PaymentRepository {
 
     private final DatabaseClient db;
     private final OutboxWriter outbox;
-    /** Publishes the events of moves right after their commit; null: the relay's sweep is notified instead. */
-    private final OutboxHandOff handOff;
+    /** Publishes the events of moves right after their commit, or leaves them to the relay's sweep. */
+    private final OutboxHandOff.Writer handOff;
 
     PaymentRepository(DatabaseClient db, OutboxWriter outbox, ObjectProvider<OutboxHandOff> handOff) {
         this.db = db;
         this.outbox = outbox;
-        this.handOff = OutboxHandOff.ifOn(handOff);
+        this.handOff = OutboxHandOff.writer(handOff);
     }
 
     /** A payment the worker claimed, with the status it was claimed in (which says what work it has left). */
@@ -193,12 +192,12 @@ public class PaymentRepository {
     public Mono<Payment> moveAndAnnounce(Move move) {
         OutboundEvent announcement = OutboundEvent.of(move.announcement());
         DatabaseClient.GenericExecuteSpec statement = outbox.appendWith("moved as (" + MOVE + ")", "moved", "order_id",
-                "order_id", announcement, lease());
+                "order_id", announcement, handOff.lease());
         // one() answers once the statement has completed, so after its commit.
         return bindMove(statement, move.orderId(), move.transition(), move.chargeId(), move.refundId(),
                 move.failureReason())
                 .map(PaymentRepository::payment).one()
-                .doOnNext(moved -> handOff(List.of(announcement.id())));
+                .doOnNext(moved -> handOff.offer(List.of(announcement.id())));
     }
 
     /**
@@ -213,7 +212,7 @@ public class PaymentRepository {
         if (announcements.size() != moves.size()) {
             return Flux.error(new IllegalArgumentException("more than one move for a payment: " + moves));
         }
-        return outbox.appendEachWith(MOVE_ALL, "moved", "order_id", announcements, lease())
+        return outbox.appendEachWith(MOVE_ALL, "moved", "order_id", announcements, handOff.lease())
                 .bind("orderIds", moves.stream().map(Move::orderId).toArray(Long[]::new))
                 .bind("froms", moves.stream().map(move -> move.transition().from().name()).toArray(String[]::new))
                 .bind("tos", moves.stream().map(move -> move.transition().to().name()).toArray(String[]::new))
@@ -224,19 +223,9 @@ public class PaymentRepository {
                 .all()
                 // The rows arrive before the statement completes; its commit is only certain at the end.
                 .collectList()
-                .doOnNext(moved -> handOff(moved.stream()
+                .doOnNext(moved -> handOff.offer(moved.stream()
                         .map(payment -> announcements.get(Long.toString(payment.orderId())).id()).toList()))
                 .flatMapIterable(moved -> moved);
-    }
-
-    private Duration lease() {
-        return handOff == null ? null : handOff.lease();
-    }
-
-    private void handOff(List<UUID> events) {
-        if (handOff != null && !events.isEmpty()) {
-            handOff.offer(events);
-        }
     }
 
     private static DatabaseClient.GenericExecuteSpec bindMove(DatabaseClient.GenericExecuteSpec statement,

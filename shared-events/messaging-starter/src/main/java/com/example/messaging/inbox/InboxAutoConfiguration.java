@@ -88,7 +88,7 @@ public class InboxAutoConfiguration {
             InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
                     TransactionalOperator.create(transactionManager), outbox, crashPoints,
                     Optional.ofNullable(properties.batch().lockTimeout()),
-                    lockAhead.getIfAvailable(LockAhead::nothing), OutboxHandOff.ifOn(handOff));
+                    lockAhead.getIfAvailable(LockAhead::nothing), OutboxHandOff.writer(handOff));
             Duration lockTimeout = service.getIfAvailable() != null ? service.getObject().database().lockTimeout()
                     : DEFAULT_LOCK_TIMEOUT;
             DatabaseProbe probe = new DatabaseProbe(db, properties.probeTimeout(), lockTimeout);

@@ -37,17 +37,16 @@ final class InboxTransaction {
     private final CrashPoints crashPoints;
     private final Optional<Duration> batchLockTimeout;
     private final LockAhead lockAhead;
-    /** Null: the replies wake the relay's sweep instead. */
-    private final OutboxHandOff handOff;
+    private final OutboxHandOff.Writer handOff;
 
     /**
      * @param batchLockTimeout how long a batch's statements wait for a row lock before the batch gives up (and its
      *                         events are applied one at a time); when empty, as long as any statement of the service
      * @param lockAhead        what the service locks before a batch's events are applied
-     * @param handOff          the relay that publishes the replies after the commit; null: its sweep does
+     * @param handOff          the relay that publishes the replies after the commit, or its sweep
      */
     InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
-            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead, OutboxHandOff handOff) {
+            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead, OutboxHandOff.Writer handOff) {
         this.processed = processed;
         this.transactional = transactional;
         this.outbox = outbox;
@@ -119,7 +118,7 @@ final class InboxTransaction {
 
     /** The replies in one statement, for the hand-off when there is one. */
     private Mono<Void> append(List<OutboundEvent> replies) {
-        return outbox.appendAll(replies, handOff == null ? null : handOff.lease());
+        return outbox.appendAll(replies, handOff.lease());
     }
 
     /**
@@ -128,11 +127,7 @@ final class InboxTransaction {
      */
     private <T> Mono<T> committed(Mono<Committed<T>> work) {
         return transactional.transactional(work)
-                .doOnNext(done -> {
-                    if (handOff != null && !done.replies().isEmpty()) {
-                        handOff.offer(done.replies().stream().map(OutboundEvent::id).toList());
-                    }
-                })
+                .doOnNext(done -> handOff.offer(done.replies().stream().map(OutboundEvent::id).toList()))
                 .map(Committed::result);
     }
 

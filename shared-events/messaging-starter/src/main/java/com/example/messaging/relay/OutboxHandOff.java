@@ -71,11 +71,16 @@ public final class OutboxHandOff {
     }
 
     /**
-     * The service's hand-off where its relay runs and hands off ({@code messaging.relay.hand-off.enabled}); null
-     * otherwise, and then writers leave their rows to the relay's sweep.
+     * What a writer of outbox rows holds: the service's hand-off where its relay runs and hands off
+     * ({@code messaging.relay.hand-off.enabled}), otherwise one that leaves the rows to the relay's sweep.
      */
-    public static OutboxHandOff ifOn(ObjectProvider<OutboxHandOff> handOff) {
-        return handOff.stream().filter(OutboxHandOff::isOn).findFirst().orElse(null);
+    public static Writer writer(ObjectProvider<OutboxHandOff> handOff) {
+        return new Writer(handOff.stream().filter(OutboxHandOff::isOn).findFirst().orElse(null));
+    }
+
+    /** What a writer of outbox rows holds to hand them to this relay, or to its sweep when the hand-off is off. */
+    public Writer writer() {
+        return new Writer(enabled ? this : null);
     }
 
     /** Whether writers should hand their rows over ({@code messaging.relay.hand-off.enabled}). */
@@ -177,5 +182,34 @@ public final class OutboxHandOff {
                 "{} handed-off outbox events not confirmed, left to the relay; first: {} ({})",
                 deliveries.stream().filter(d -> !d.isConfirmed()).count(), first.failure(), first.row().id()));
         return store.release(left);
+    }
+
+    /**
+     * The writer's side of the hand-off: write the rows with {@link #lease()}, then, once the transaction that wrote
+     * them has committed, {@link #offer} their ids. When the service does not hand off, the lease is null (the rows
+     * are written notified, for the sweep) and offering does nothing, so a writer needs no case of its own.
+     */
+    public static final class Writer {
+
+        /** Leaves every row to the relay's sweep. */
+        public static final Writer NONE = new Writer(null);
+
+        private final OutboxHandOff handOff;
+
+        private Writer(OutboxHandOff handOff) {
+            this.handOff = handOff;
+        }
+
+        /** The lease to write the rows with, for {@code OutboxWriter}; null: written notified. */
+        public Duration lease() {
+            return handOff == null ? null : handOff.lease();
+        }
+
+        /** Call once the transaction that wrote these rows, with {@link #lease()}, has committed. */
+        public void offer(Collection<UUID> ids) {
+            if (handOff != null && !ids.isEmpty()) {
+                handOff.offer(ids);
+            }
+        }
     }
 }

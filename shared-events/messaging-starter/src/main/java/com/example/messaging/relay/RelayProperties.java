@@ -138,8 +138,8 @@ public record RelayProperties(
     }
 
     /**
-     * @param enabled whether the writers that can (the inbox's replies, a service's own {@link OutboxHandOff#ifOn}
-     *                users) hand their rows to this process's relay after the commit instead of notifying the sweep
+     * @param enabled whether the writers that can (the inbox's replies, a service's own {@link OutboxHandOff#writer}
+     *                holders) hand their rows to this process's relay after the commit instead of notifying the sweep
      * @param lease   how long the sweep leaves a handed-off row alone: if the process that wrote it has not published
      *                it by then (the broker did not take it, or the process died; a relay that starts ends every lease
      *                at once), the sweep does; longer than {@code confirm-timeout}, so that a hand-off waiting for its

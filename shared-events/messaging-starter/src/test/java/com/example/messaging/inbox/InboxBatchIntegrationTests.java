@@ -320,7 +320,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
         assertThat(handOff.isOn()).isTrue();
         InboxTransaction transaction = new InboxTransaction(new ProcessedEvents(db),
                 TransactionalOperator.create(transactionManager), outbox, CrashPoints.none(), Optional.empty(),
-                LockAhead.nothing(), handOff);
+                LockAhead.nothing(), handOff.writer());
         List<UUID> replies = Collections.synchronizedList(new ArrayList<>());
         EventHandler<OrderCreated> answering = EventHandler.of(OrderCreated.class, order -> count(order.orderId())
                 .thenReturn(new OrderCancelled(UUID.randomUUID(), order.orderId(), "answered", Instant.now()))
@@ -381,7 +381,7 @@ class InboxBatchIntegrationTests extends ConsumerTestSupport {
 
     private InboxTransaction transaction(Optional<Duration> lockTimeout, LockAhead lockAhead) {
         return new InboxTransaction(new ProcessedEvents(db), TransactionalOperator.create(transactionManager), outbox,
-                CrashPoints.none(), lockTimeout, lockAhead, null);
+                CrashPoints.none(), lockTimeout, lockAhead, OutboxHandOff.Writer.NONE);
     }
 
     /** Another event about the same order (its own event id). */
