@@ -80,7 +80,8 @@ public class OrderService {
         Mono<Placement> placement = orders
                 .insertIfAbsent(command, fingerprint, createdAt, OutboundEvent.of(event).causedBy(command.traceparent()),
                         handOff.lease())
-                .<Placement>map(Placement.Created::new)
+                .map(placed -> placed.inserted() ? new Placement.Created(placed.stored().order())
+                        : existing(placed.stored(), fingerprint))
                 .switchIfEmpty(Mono.defer(() -> existing(command, fingerprint)));
         // One statement, atomic on its own: the order, its lines, its history and its OrderCreated commit together
         // without a transaction around them, and the statement answers only after that commit (the driver completes
@@ -95,13 +96,18 @@ public class OrderService {
         });
     }
 
+    /** The intent's order was committed after the statement that met it started, so it could not answer it. */
     private Mono<Placement> existing(PlaceOrder command, String fingerprint) {
         // The conflicting insert has committed (ON CONFLICT waited for it), so this read sees the winner.
         return orders.findByIntent(command.userId(), command.idempotencyKey())
                 .switchIfEmpty(Mono.error(() -> new IllegalStateException("order for intent of user "
                         + command.userId() + " vanished after a conflict")))
-                .map(found -> found.fingerprint().equals(fingerprint) ? new Placement.Replayed(found.order())
-                        : new Placement.KeyReused(found.order()));
+                .map(found -> existing(found, fingerprint));
+    }
+
+    private static Placement existing(OrderRepository.StoredOrder found, String fingerprint) {
+        return found.fingerprint().equals(fingerprint) ? new Placement.Replayed(found.order())
+                : new Placement.KeyReused(found.order());
     }
 
     private void afterCommit(Placement placement, UUID createdEventId) {

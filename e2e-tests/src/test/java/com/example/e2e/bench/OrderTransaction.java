@@ -21,7 +21,8 @@ import com.example.messaging.outbox.OutboxWriter;
  * The statement of order-service's order transaction (OrderRepository.insertIfAbsent with OutboxWriter.appendWith)
  * over plain JDBC on one connection in auto-commit: the order with its lines, its first history row, its OrderCreated
  * outbox row (the new order's id written into it) and the relay's notification, one statement that commits on its
- * own. Prepared once per connection, as a driver's statement cache would.
+ * own; like the service's, it would answer the intent's existing order on a conflict (read only then, and here only
+ * its id, as the intents are fresh). Prepared once per connection, as a driver's statement cache would.
  */
 final class OrderTransaction implements AutoCloseable {
 
@@ -45,6 +46,11 @@ final class OrderTransaction implements AutoCloseable {
                                            coupon_step, risk_step, payment_step)
                 select id, ?, 'OrderCreated', true, status, inventory_step, coupon_step, risk_step, payment_step
                   from placed),
+            answer as (
+                select placed.id from placed
+                union all
+                select o.id from orders o
+                 where o.user_id = ? and o.idempotency_key = ? and not exists (select from placed)),
             outbox_appended as (
                 insert into outbox_events (id, aggregate_type, aggregate_id, event_type, exchange, payload,
                                            traceparent, parked_at)
@@ -52,8 +58,8 @@ final class OrderTransaction implements AutoCloseable {
                        case when ? then now() end
                   from placed
                 returning exchange, parked_at)
-            select placed.id
-              from placed
+            select answer.id
+              from answer
              cross join (select count(pg_notify('%s', exchange)) as notified
                            from (select distinct exchange from outbox_appended where parked_at is null) as exchanges)
                         as notification""".formatted(OutboxWriter.CHANNEL);
@@ -79,19 +85,22 @@ final class OrderTransaction implements AutoCloseable {
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         OrderCreated event = new OrderCreated(UUID.randomUUID(), 0L, userId, skuIds, null, createdAt);
         OffsetDateTime created = createdAt.atOffset(ZoneOffset.UTC);
+        UUID key = UUID.randomUUID();
         placeOrder.setLong(1, userId);
-        placeOrder.setObject(2, UUID.randomUUID());
+        placeOrder.setObject(2, key);
         placeOrder.setString(3, fingerprint());
         placeOrder.setObject(4, created);
         placeOrder.setObject(5, created);
         placeOrder.setArray(6, connection.createArrayOf("bigint", skuIds.toArray()));
         placeOrder.setObject(7, event.eventId());
-        placeOrder.setObject(8, event.eventId());
-        placeOrder.setString(9, event.aggregateType());
-        placeOrder.setString(10, event.eventType());
-        placeOrder.setString(11, event.exchange());
-        placeOrder.setString(12, EventJson.write(event));
-        placeOrder.setBoolean(13, parked);
+        placeOrder.setLong(8, userId);
+        placeOrder.setObject(9, key);
+        placeOrder.setObject(10, event.eventId());
+        placeOrder.setString(11, event.aggregateType());
+        placeOrder.setString(12, event.eventType());
+        placeOrder.setString(13, event.exchange());
+        placeOrder.setString(14, EventJson.write(event));
+        placeOrder.setBoolean(15, parked);
         try (ResultSet placed = placeOrder.executeQuery()) {
             if (!placed.next()) {
                 throw new IllegalStateException("a fresh intent of user " + userId + " already had an order");

@@ -52,16 +52,28 @@ public class OrderRepository {
     }
 
     /**
+     * What {@link #insertIfAbsent} did: inserted the order, or found the order its intent already had.
+     *
+     * @param inserted whether this statement inserted {@code stored}
+     * @param stored   the order, with the fingerprint of the request that created it
+     */
+    public record Placed(boolean inserted, StoredOrder stored) {
+    }
+
+    /**
      * Inserts the order unless the intent exists, with its lines, the first row of its history and the outbox row of
      * {@code created} (the event that creates it, its id also the history row's), in one statement: one round trip,
      * atomic without a transaction around it. The new order's id, the database's to give, is written into the
      * event as its aggregate id and its {@code order_id}; {@code createdAt} is the order's creation and update time,
-     * the same instant the event says it occurred at. Returns the order as inserted, its lines the command's. Never
-     * raises a unique violation: a conflict inserts nothing, lines, history and event included, and returns empty.
-     * With a {@code handOffLease} the event's row is written for the relay's hand-off ({@link OutboxWriter}); null
-     * notifies the relay's sweep.
+     * the same instant the event says it occurred at. Emits the order as inserted, its lines the command's. Never
+     * raises a unique violation: a conflict inserts nothing, lines, history and event included, and the same statement
+     * answers the intent's order as it is (a replay costs one round trip too). Empty when the conflict was with an
+     * order committed after the statement started, which its snapshot cannot see (a concurrent first request, whose
+     * commit the insert waited for): {@link #findByIntent}, a statement of its own, sees it. With a
+     * {@code handOffLease} the event's row is written for the relay's hand-off ({@link OutboxWriter}); null notifies
+     * the relay's sweep.
      */
-    public Mono<Order> insertIfAbsent(PlaceOrder command, String fingerprint, Instant createdAt,
+    public Mono<Placed> insertIfAbsent(PlaceOrder command, String fingerprint, Instant createdAt,
             OutboundEvent created, Duration handOffLease) {
         DatabaseClient.GenericExecuteSpec insert = outbox.appendWith("""
                 placed as (
@@ -80,7 +92,19 @@ public class OrderRepository {
                     insert into order_history (order_id, event_id, event_type, applied, status, inventory_step,
                                                coupon_step, risk_step, payment_step)
                     select id, :eventId, :eventType, true, status, inventory_step, coupon_step, risk_step,
-                           payment_step from placed)""", "placed", "id", "order_id", created, handOffLease)
+                           payment_step from placed),
+                answer as (
+                    select placed.*, true as inserted, null as request_fingerprint, null::bigint[] as sku_ids
+                      from placed
+                    union all
+                    -- A one-time filter: read only when the insert met a conflict.
+                    select o.id, o.user_id, o.status, o.coupon_code, o.created_at, o.updated_at, o.inventory_step,
+                           o.coupon_step, o.risk_step, o.payment_step, o.rejection_reason, o.subtotal_cents,
+                           o.discount_percent, o.amount_cents, false, o.request_fingerprint,
+                           array(select l.sku_id from order_lines l where l.order_id = o.id order by l.line_no)
+                      from orders o
+                     where o.user_id = :userId and o.idempotency_key = :key and not exists (select from placed))""",
+                "placed", "id", "order_id", created, handOffLease, "answer")
                 .bind("userId", command.userId())
                 .bind("key", command.idempotencyKey())
                 .bind("fingerprint", fingerprint)
@@ -90,7 +114,10 @@ public class OrderRepository {
                 .bind("eventType", created.type());
         insert = command.couponCode() == null ? insert.bindNull("couponCode", String.class)
                 : insert.bind("couponCode", command.couponCode());
-        return insert.map(row -> order(row, command.skuIds())).one();
+        return insert.map(row -> row.get("inserted", Boolean.class)
+                ? new Placed(true, new StoredOrder(order(row, command.skuIds()), fingerprint))
+                : new Placed(false, new StoredOrder(order(row), row.get("request_fingerprint", String.class))))
+                .one();
     }
 
     public Mono<Order> findById(long orderId) {

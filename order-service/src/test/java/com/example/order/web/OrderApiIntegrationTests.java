@@ -2,12 +2,15 @@ package com.example.order.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +39,11 @@ import com.example.testsupport.AuthorizationMatrix;
 import com.example.testsupport.OpenApiValidation;
 import com.example.testsupport.TestTokens;
 
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Result;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
 // The operators' query is shown orders placed hours ago: a day's deadline leaves them CREATED meanwhile.
@@ -56,6 +63,9 @@ class OrderApiIntegrationTests {
 
     @Autowired
     DatabaseClient db;
+
+    @Autowired
+    ConnectionFactory connectionFactory;
 
     WebTestClient client;
     long user;
@@ -161,6 +171,44 @@ class OrderApiIntegrationTests {
                 + "where r.user_id = " + user)).isEqualTo(2);
         assertThat(count("select count(*) from order_history h join orders r on h.order_id = r.id "
                 + "where r.user_id = " + user)).isEqualTo(1);
+    }
+
+    /**
+     * A first request still committing its order when a retry's statement starts: the retry's insert waits for that
+     * commit and inserts nothing, and its own statement cannot see the order (its snapshot is older), so a read of its
+     * own answers it. Here the first request's order has another payload, and the retry is refused with it.
+     */
+    @Test
+    void aRequestThatMeetsItsIntentStillCommittingAnswersWithWhatThatCommitted() throws Exception {
+        UUID key = UUID.randomUUID();
+        Connection first = Mono.from(connectionFactory.create()).block(Duration.ofSeconds(10));
+        try {
+            Mono.from(first.beginTransaction()).block(Duration.ofSeconds(10));
+            Flux.from(first.createStatement("""
+                    insert into orders (user_id, idempotency_key, request_fingerprint, created_at, updated_at)
+                    values ($1, $2, 'another payload', now(), now())""")
+                    .bind("$1", user).bind("$2", key).execute())
+                    .flatMap(Result::getRowsUpdated).blockLast(Duration.ofSeconds(10));
+            CompletableFuture<ResponseEntity<JsonNode>> retry = WebClient.builder()
+                    .baseUrl("http://localhost:" + port)
+                    .defaultHeaders(headers -> headers.setBearerAuth(TestTokens.customer(user))).build()
+                    .post().uri("/orders").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(order(user, List.of(4), key, null))
+                    .exchangeToMono(response -> response.toEntity(JsonNode.class)).toFuture();
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("""
+                    select count(*) from pg_stat_activity
+                     where wait_event_type = 'Lock' and query like '%insert into orders%'""") == 1);
+            assertThat(retry).isNotDone();
+
+            Mono.from(first.commitTransaction()).block(Duration.ofSeconds(10));
+
+            ResponseEntity<JsonNode> refused = retry.get(10, TimeUnit.SECONDS);
+            assertThat(refused.getStatusCode().value()).isEqualTo(422);
+            assertThat(refused.getBody().get("type").asString()).isEqualTo(PROBLEM + "idempotency-key-reused");
+        } finally {
+            Mono.from(first.close()).block(Duration.ofSeconds(10));
+        }
+        assertThat(count("select count(*) from orders where user_id = " + user)).isEqualTo(1);
     }
 
     @Test

@@ -55,7 +55,8 @@ public final class OutboxWriter {
 
     /**
      * The caller's {@code WITH} steps, then the outbox row of the aggregate each row of their step {@code source} made,
-     * then its notification; the statement answers {@code source}'s rows. The row's {@code aggregate_id} and the
+     * then its notification; the statement answers the rows of the caller's step named fourth ({@code source} itself,
+     * unless the caller says otherwise). The row's {@code aggregate_id} and the
      * payload's id field are the aggregate's id, {@code source}'s column {@code idColumn}. The notification is
      * evaluated in a one-row aggregate joined to the answer, so that the statement cannot leave it out.
      */
@@ -69,8 +70,8 @@ public final class OutboxWriter {
                        {due}
                   from %2$s
                 returning exchange)
-            select %2$s.*
-              from %2$s
+            select %4$s.*
+              from %4$s
              cross join (select count({notify}) as notified
                            from (select distinct exchange from outbox_appended) as exchanges) as notification""");
 
@@ -171,7 +172,18 @@ public final class OutboxWriter {
     /** {@link #appendWith(String, String, String, String, OutboundEvent)}, handed off for a lease (see above). */
     public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
             OutboundEvent event, Duration handOffLease) {
-        return bindEvent(sql(APPEND_WITH, handOffLease, steps, source, idColumn), event)
+        return appendWith(steps, source, idColumn, idField, event, handOffLease, source);
+    }
+
+    /**
+     * {@link #appendWith(String, String, String, String, OutboundEvent, Duration)}, the statement answering the rows
+     * of the caller's step {@code answer} instead of {@code source}'s: a step that reads {@code source} and the tables
+     * (as they were when the statement started: all its steps see one snapshot), to answer something else where
+     * {@code source} returns nothing, say.
+     */
+    public DatabaseClient.GenericExecuteSpec appendWith(String steps, String source, String idColumn, String idField,
+            OutboundEvent event, Duration handOffLease, String answer) {
+        return bindEvent(sql(APPEND_WITH, handOffLease, steps, source, idColumn, answer), event)
                 .bind("outboxPayload", event.payload())
                 .bind("outboxIdPath", new String[] { idField });
     }
