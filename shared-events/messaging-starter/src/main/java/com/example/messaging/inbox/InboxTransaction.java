@@ -46,7 +46,8 @@ final class InboxTransaction {
      * @param handOff          the relay that publishes the replies after the commit, or its sweep
      */
     InboxTransaction(ProcessedEvents processed, TransactionalOperator transactional, OutboxWriter outbox,
-            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead, OutboxHandOff.Writer handOff) {
+            CrashPoints crashPoints, Optional<Duration> batchLockTimeout, LockAhead lockAhead,
+            OutboxHandOff.Writer handOff) {
         this.processed = processed;
         this.transactional = transactional;
         this.outbox = outbox;

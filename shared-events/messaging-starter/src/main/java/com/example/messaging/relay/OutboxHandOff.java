@@ -75,7 +75,7 @@ public final class OutboxHandOff {
      * ({@code messaging.relay.hand-off.enabled}), otherwise one that leaves the rows to the relay's sweep.
      */
     public static Writer writer(ObjectProvider<OutboxHandOff> handOff) {
-        return new Writer(handOff.stream().filter(OutboxHandOff::isOn).findFirst().orElse(null));
+        return handOff.stream().findFirst().map(OutboxHandOff::writer).orElse(Writer.NONE);
     }
 
     /** What a writer of outbox rows holds to hand them to this relay, or to its sweep when the hand-off is off. */
