@@ -165,6 +165,10 @@ final class Levers {
                             + "parameter (the relay's mark, the stock of an order's skus, a batch's read-ahead) is "
                             + "planned on every call instead of once per session",
                     Map.of("service.database.plan-cache-mode", "auto"), List.of()),
+            new Lever("binary-results=off",
+                    "statements' answers in PostgreSQL's text format, as before the thirty-third round: the driver "
+                            + "parses every timestamp with a date-time formatter and every number from its digits",
+                    Map.of("service.database.binary-results", "false"), List.of()),
             new Lever("pool-validation=every-use",
                     "the pool's check before every use of a connection, as before issue 15 (one round trip, one "
                             + "PostgreSQL transaction per use), where now only a connection that rested longer than "

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.util.ConcurrentLruCache;
 
 import com.example.events.DomainEvent;
 
@@ -117,7 +118,23 @@ public final class OutboxWriter {
         }
     }
 
+    /** A statement's text in one form ({@code template}) with the caller's parts put in. */
+    private record Shape(String template, List<String> parts) {
+
+        String sql() {
+            return template.formatted(parts.toArray());
+        }
+    }
+
+    /**
+     * How many shapes' text is kept. A caller passes the same steps on every call, and putting them into the template
+     * again each time (the format parsed, kilobytes copied) was the dearest string work of a request; bounded should a
+     * caller build its steps anew per call.
+     */
+    private static final int SHAPES_KEPT = 64;
+
     private final DatabaseClient db;
+    private final ConcurrentLruCache<Shape, String> statements = new ConcurrentLruCache<>(SHAPES_KEPT, Shape::sql);
 
     public OutboxWriter(DatabaseClient db) {
         this.db = db;
@@ -216,11 +233,10 @@ public final class OutboxWriter {
     }
 
     /** The statement in the form a {@code handOffLease} asks for (null: notified), its lease bound. */
-    private DatabaseClient.GenericExecuteSpec sql(Statement statement, Duration handOffLease, Object... format) {
-        if (handOffLease == null) {
-            return db.sql(statement.notified().formatted(format));
-        }
-        return db.sql(statement.handedOff().formatted(format)).bind("outboxLeaseMillis", handOffLease.toMillis());
+    private DatabaseClient.GenericExecuteSpec sql(Statement statement, Duration handOffLease, String... parts) {
+        String template = handOffLease == null ? statement.notified() : statement.handedOff();
+        String sql = parts.length == 0 ? template : statements.get(new Shape(template, List.of(parts)));
+        return handOffLease == null ? db.sql(sql) : db.sql(sql).bind("outboxLeaseMillis", handOffLease.toMillis());
     }
 
     /** The event's fields {@link #append} and {@link #appendWith} both bind; the payload each binds its own way. */

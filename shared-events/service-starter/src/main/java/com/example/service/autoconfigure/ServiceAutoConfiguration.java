@@ -81,6 +81,11 @@ public class ServiceAutoConfiguration {
          * a plan for an array of unknown length looks dearer than one for the array at hand. Every statement of these
          * services finds its rows by key, so one generic plan per statement and session is the plan they need
          * (docs/performance/levers.md, seventeenth round).
+         *
+         * <p>And with results in PostgreSQL's binary format ({@code service.database.binary-results}): in its text
+         * format every timestamp of an answer is parsed from its text with a {@code DateTimeFormatter} (a twentieth of
+         * the memory a replayed {@code POST /orders} allocated) and every number from its digits; in binary a
+         * timestamp is eight bytes of microseconds (docs/performance/levers.md, thirty-third round).
          */
         @Bean
         ConnectionFactoryOptionsBuilderCustomizer databaseSessionTimeouts(ServiceProperties properties) {
@@ -89,7 +94,8 @@ public class ServiceAutoConfiguration {
                     .option(ConnectionFactoryOptions.LOCK_WAIT_TIMEOUT, database.lockTimeout())
                     .option(PostgresqlConnectionFactoryProvider.OPTIONS, Map.of("idle_in_transaction_session_timeout",
                             Long.toString(database.idleInTransactionTimeout().toMillis()),
-                            "plan_cache_mode", database.planCacheMode()));
+                            "plan_cache_mode", database.planCacheMode()))
+                    .option(PostgresqlConnectionFactoryProvider.FORCE_BINARY, database.binaryResults());
         }
 
         /**

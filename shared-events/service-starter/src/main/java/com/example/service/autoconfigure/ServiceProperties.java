@@ -43,7 +43,7 @@ public record ServiceProperties(@DefaultValue Database database, @DefaultValue A
             @DefaultValue("5s") Duration lockTimeout, @DefaultValue("60s") Duration idleInTransactionTimeout,
             @DefaultValue("500ms") Duration revalidateAfter,
             @DefaultValue("2s") Duration validationTimeout,
-            @DefaultValue("force_generic_plan") String planCacheMode) {
+            @DefaultValue("force_generic_plan") String planCacheMode, @DefaultValue("true") boolean binaryResults) {
 
         /** The values PostgreSQL accepts for {@code plan_cache_mode}. */
         public static final List<String> PLAN_CACHE_MODES = List.of("auto", "force_generic_plan", "force_custom_plan");

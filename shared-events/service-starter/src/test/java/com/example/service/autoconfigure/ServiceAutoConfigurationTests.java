@@ -124,6 +124,16 @@ class ServiceAutoConfigurationTests {
     }
 
     @Test
+    void everyR2dbcSessionAsksForBinaryResultsUnlessToldOtherwise() {
+        runner.run(context -> assertThat(sessionOptions(context.getBean(ConnectionFactoryOptionsBuilderCustomizer.class))
+                .getValue(PostgresqlConnectionFactoryProvider.FORCE_BINARY)).isEqualTo(true));
+        runner.withPropertyValues("service.database.binary-results=false")
+                .run(context -> assertThat(sessionOptions(context.getBean(
+                        ConnectionFactoryOptionsBuilderCustomizer.class))
+                        .getValue(PostgresqlConnectionFactoryProvider.FORCE_BINARY)).isEqualTo(false));
+    }
+
+    @Test
     void refusesTimeoutsThatWouldSwitchOffOrNeverFire() {
         runner.withPropertyValues("service.database.statement-timeout=0")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
