@@ -83,9 +83,9 @@ public class ServiceAutoConfiguration {
          * (docs/performance/levers.md, seventeenth round).
          *
          * <p>And with results in PostgreSQL's binary format ({@code service.database.binary-results}): in its text
-         * format every timestamp of an answer is parsed from its text with a {@code DateTimeFormatter} (a twentieth of
-         * the memory a replayed {@code POST /orders} allocated) and every number from its digits; in binary a
-         * timestamp is eight bytes of microseconds (docs/performance/levers.md, thirty-third round).
+         * format every timestamp of an answer is parsed from its text with a {@code DateTimeFormatter} (about a
+         * sixteenth of the memory a replayed {@code POST /orders} allocated) and every number from its digits; in
+         * binary a timestamp is eight bytes of microseconds (docs/performance/levers.md, thirty-third round).
          */
         @Bean
         ConnectionFactoryOptionsBuilderCustomizer databaseSessionTimeouts(ServiceProperties properties) {
