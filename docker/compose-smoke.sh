@@ -13,7 +13,31 @@ PROJECT=${SMOKE_PROJECT:-exactly-once-orders-smoke}
 say() { printf 'compose-smoke: %s\n' "$*"; }
 die() { printf 'compose-smoke: FAILED: %s\n' "$*" >&2; exit 1; }
 json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# Free host ports from below the kernel's ephemeral range: a port bind(0) offers is one any outgoing connection may
+# take before docker publishes it ("address already in use"); below the range only a listener can hold one.
+free_ports() {
+  python3 - "$1" <<'PY'
+import random, socket, sys
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except OSError:
+    low = 32768
+wanted, found = int(sys.argv[1]), []
+candidates = list(range(20000, low)) or list(range(low, 65536))
+random.shuffle(candidates)
+for port in candidates:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", port))
+        except OSError:
+            continue
+    found.append(port)
+    if len(found) == wanted:
+        break
+print(" ".join(map(str, found)))
+PY
+}
 
 for module in order-service inventory-service coupon-service risk-service payment-service payment-simulator; do
   [[ -f $module/target/$module.jar ]] || die "$module/target/$module.jar is missing: run ./mvnw -B package -DskipTests first"
@@ -43,9 +67,10 @@ docker/dev-issuer.sh keys "$issuer"
 export JWT_PUBLIC_KEY_FILE=$issuer/public.pem
 admin="Authorization: Bearer $(docker/dev-issuer.sh token "$issuer" --admin)"
 customer="Authorization: Bearer $(docker/dev-issuer.sh token "$issuer" --user 4242)"
-export ORDER_SERVICE_HOST_PORT=${ORDER_SERVICE_HOST_PORT:-$(free_port)}
-export POSTGRES_HOST_PORT=${POSTGRES_HOST_PORT:-$(free_port)}
-export RABBITMQ_MANAGEMENT_HOST_PORT=${RABBITMQ_MANAGEMENT_HOST_PORT:-$(free_port)}
+read -r port_1 port_2 port_3 <<<"$(free_ports 3)"
+export ORDER_SERVICE_HOST_PORT=${ORDER_SERVICE_HOST_PORT:-$port_1}
+export POSTGRES_HOST_PORT=${POSTGRES_HOST_PORT:-$port_2}
+export RABBITMQ_MANAGEMENT_HOST_PORT=${RABBITMQ_MANAGEMENT_HOST_PORT:-$port_3}
 compose() { docker compose -p "$PROJECT" "$@"; }
 args=("$@")
 

@@ -1,9 +1,7 @@
 package com.example.testsupport;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -157,14 +155,12 @@ public final class TestInfrastructure {
         return properties;
     }
 
-    /** A TCP port nothing listens on right now. */
+    /**
+     * A TCP port nothing listens on right now, for a server the test starts next; from below the kernel's ephemeral
+     * range, so that no outgoing connection takes it before that server binds it (see {@link FreePorts}).
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FreePorts.take();
     }
 
     private static String json(String text) {

@@ -3,7 +3,6 @@ package com.example.testsupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -106,9 +105,9 @@ public final class ThrowawayRabbit implements AutoCloseable {
             Files.createDirectories(dir.resolve("mnesia"));
             Files.createDirectories(logDirectory);
             Files.writeString(dir.resolve("enabled_plugins"), options.management() ? "[rabbitmq_management].\n" : "[].\n");
-            int port = freePort();
-            int distributionPort = freePort();
-            int managementPort = options.management() ? freePort() : 0;
+            int port = TestInfrastructure.freePort();
+            int distributionPort = TestInfrastructure.freePort();
+            int managementPort = options.management() ? TestInfrastructure.freePort() : 0;
             // The limit compose and ./stack give the broker (docker/rabbitmq/20-limits.conf).
             String config = "listeners.tcp.default = " + port + "\nmax_message_size = 1048576\n";
             if (options.management()) {
@@ -291,12 +290,6 @@ public final class ThrowawayRabbit implements AutoCloseable {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 
