@@ -33,22 +33,16 @@ final class FreePorts {
     /** Where Linux starts its ephemeral range by default, for machines that do not say. */
     private static final int DEFAULT_EPHEMERAL_LOW = 32_768;
 
-    private final int low;
+    /** A random start: the walk wraps around, so any start will do, and two JVMs rarely start at the same place. */
+    private static final FreePorts INSTANCE = new FreePorts(ephemeralLow(), ThreadLocalRandom.current().nextInt());
+
     private final int size;
     private final AtomicInteger next;
 
-    private static final FreePorts INSTANCE = below(ephemeralLow());
-
     /** Walks the ports from {@link #LOWEST} to below {@code ephemeralLow}, starting {@code start} ports in. */
     FreePorts(int ephemeralLow, int start) {
-        this.low = LOWEST;
         this.size = Math.max(0, ephemeralLow - LOWEST);
         this.next = new AtomicInteger(start);
-    }
-
-    static FreePorts below(int ephemeralLow) {
-        int size = ephemeralLow - LOWEST;
-        return new FreePorts(ephemeralLow, size > 0 ? ThreadLocalRandom.current().nextInt(size) : 0);
     }
 
     static int take() {
@@ -60,12 +54,12 @@ final class FreePorts {
             return kernelsChoice();
         }
         for (int tried = 0; tried < size; tried++) {
-            int port = low + Math.floorMod(next.getAndIncrement(), size);
+            int port = LOWEST + Math.floorMod(next.getAndIncrement(), size);
             if (bindable(port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("no free port between " + low + " and " + (low + size - 1));
+        throw new IllegalStateException("no free port between " + LOWEST + " and " + (LOWEST + size - 1));
     }
 
     private static boolean bindable(int port) {
