@@ -19,15 +19,17 @@ import java.util.TreeMap;
  * @param endToEnd      orders at a fixed arrival rate, from the 201 to the final state
  * @param unloaded      the same at {@link EndToEnd#UNLOADED} of the capacity: the way's own latency, little of it
  *                      spent in queues; null when the run skipped it (bench.unloaded-seconds=0)
- * @param replays       {@code POST /orders} replays of orders that exist
+ * @param replays       {@code POST /orders} replays of orders that exist, counted
+ * @param replayWarmup  the replays before those, not counted (as every latency phase starts with a warm-up): the
+ *                      services have answered new orders only until then; null when the run made none
  * @param idle          each process's CPU and each service's memory with no load, after the phases above
  * @param levers        the cost of an order with the services restarted with other settings, next to a baseline
  *                      measured the same way; null when the run skipped them (bench.levers=none) or has not run them yet
  * @param targets       the bars this project sets itself, each with its verdict
  */
 public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Api orderApi, Throughput brokerCeiling,
-        Throughput relayDrain, EndToEnd endToEnd, EndToEnd unloaded, Latencies replays, Idle idle, LeverRuns levers,
-        List<Target> targets) {
+        Throughput relayDrain, EndToEnd endToEnd, EndToEnd unloaded, Latencies replays, Latencies replayWarmup,
+        Idle idle, LeverRuns levers, List<Target> targets) {
 
     /** The sum of a figure over its processes or databases. */
     static double sum(Map<String, Double> figures) {
@@ -37,7 +39,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     /** The same run with its lever runs. */
     public BenchResult withLevers(LeverRuns runs) {
         return new BenchResult(setup, cost, databaseCeiling, orderApi, brokerCeiling, relayDrain, endToEnd, unloaded,
-                replays, idle, runs, targets);
+                replays, replayWarmup, idle, runs, targets);
     }
 
     /**

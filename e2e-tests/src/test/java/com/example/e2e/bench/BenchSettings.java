@@ -29,7 +29,8 @@ import java.util.OptionalDouble;
  *                     unloaded run
  * @param unloaded     how long orders arrive, counted, at 10% of the capacity ({@link EndToEnd#UNLOADED}), after the
  *                     run at 60%; 0 leaves that run out (bench.unloaded-seconds)
- * @param replays      replayed requests (bench.replays), at bench.rate, or 100 per second when it is not given
+ * @param replays      replayed requests counted (bench.replays), at bench.rate, or 100 per second when it is not given
+ * @param replayWarmup  replayed requests before those, at the same rate, not counted (bench.replay-warmup)
  * @param idle         how long the system runs without load while its idle CPU is measured (bench.idle-seconds)
  * @param levers       the levers to measure (bench.levers: names, comma-separated; empty for all, none for none)
  * @param leverWarmup  the least time orders go through the whole system after the services restart for a lever (or
@@ -41,7 +42,7 @@ import java.util.OptionalDouble;
  */
 record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost,
         int connections, Duration warmup, Duration measure, int backlog, OptionalDouble rate, Duration endToEnd,
-        Duration e2eWarmup, Duration unloaded, int replays, Duration idle, List<Levers.Lever> levers,
+        Duration e2eWarmup, Duration unloaded, int replays, int replayWarmup, Duration idle, List<Levers.Lever> levers,
         Duration leverWarmup, Duration leverCost, boolean leverBaselineAgain) {
 
     private static final double REPLAY_RATE = 100;
@@ -56,7 +57,8 @@ record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJit
                 rate.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(rate)),
                 seconds("bench.e2e-seconds", 60), seconds("bench.e2e-warmup-seconds", 10),
                 seconds("bench.unloaded-seconds", 30),
-                integer("bench.replays", 1_000), seconds("bench.idle-seconds", 30),
+                integer("bench.replays", 1_000), integer("bench.replay-warmup", 1_000),
+                seconds("bench.idle-seconds", 30),
                 Levers.select(System.getProperty("bench.levers", "")),
                 seconds("bench.lever-warmup-seconds", (int) systemWarmup.toSeconds()),
                 seconds("bench.lever-seconds", 20),
