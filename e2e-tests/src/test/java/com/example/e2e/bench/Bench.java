@@ -154,8 +154,9 @@ final class Bench {
         BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors(),
                 orderApi.cpuMillisPerOperation(), databaseCeiling.cpuMillisPerOperation());
         return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
-                endToEnd.result(), unloaded, replays, replayWarmup, idle, null, Targets.judge(cost, databaseCeiling.throughput(), api,
-                        brokerCeiling.throughput(), relayDrain, endToEnd.result(), replays, idle));
+                endToEnd.result(), unloaded, replays, replayWarmup, idle, null, Targets.judge(cost,
+                        databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain, endToEnd.result(),
+                        replays, idle));
     }
 
     /**

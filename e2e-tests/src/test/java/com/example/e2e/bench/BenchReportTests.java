@@ -95,8 +95,8 @@ class BenchReportTests {
     void leavesTheUnloadedRunOutWhenItDidNotRun() throws IOException {
         BenchResult result = result();
         BenchReport.write(new BenchResult(result.setup(), result.cost(), result.databaseCeiling(), result.orderApi(),
-                result.brokerCeiling(), result.relayDrain(), result.endToEnd(), null, result.replays(), result.replayWarmup(),
-                result.idle(),
+                result.brokerCeiling(), result.relayDrain(), result.endToEnd(), null, result.replays(),
+                result.replayWarmup(), result.idle(),
                 result.levers(), result.targets()), directory);
 
         assertThat(Files.readString(directory.resolve("bench-report.md"))).doesNotContain("Unloaded")
