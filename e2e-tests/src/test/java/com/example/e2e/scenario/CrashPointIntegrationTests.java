@@ -10,7 +10,7 @@ import com.example.e2e.check.Requirement;
 import com.example.e2e.topology.ServiceNode;
 
 /**
- * Every crash point of the contract, in every service that has it. A second instance of the service
+ * Every crash point of the contract, in the services {@link CrashPointCase#all()} names. A second instance of the service
  * starts with the point armed ({@code faults.crash-at}) next to the running one, takes its share of
  * requests, outbox rows or deliveries under load, and halts there (exit code 86); the first instance
  * carries on with what the crashed one left: unsent rows, unacknowledged messages, unanswered clients.
