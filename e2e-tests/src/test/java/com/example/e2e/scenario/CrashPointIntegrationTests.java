@@ -10,14 +10,14 @@ import com.example.e2e.check.Requirement;
 import com.example.e2e.topology.ServiceNode;
 
 /**
- * Every crash point of the contract, in the services {@link CrashPointCase#all()} names. A second instance of the service
- * starts with the point armed ({@code faults.crash-at}) next to the running one, takes its share of
+ * Every crash point of the contract, in the services {@link CrashPointCase#all()} names. A second instance of the
+ * service starts with the point armed ({@code faults.crash-at}) next to the running one, takes its share of
  * requests, outbox rows or deliveries under load, and halts there (exit code 86); the first instance
  * carries on with what the crashed one left: unsent rows, unacknowledged messages, unanswered clients.
  * The workload goes on until the armed instance has halted: a relay's crash point is reached only by the
  * instance that wins the claim of a batch, and a warm instance can win every claim of 40 orders (seen in CI).
  * Processes driver: a crash point is a place in the service's own code, reached the same way in a container; a case
- * costs 15 s here against about 40 s there, where every start of the armed instance is a new container.
+ * costs 15–25 s here against about 40 s there, where every start of the armed instance is a new container.
  */
 class CrashPointIntegrationTests {
 
