@@ -2,7 +2,6 @@ package com.example.e2e.scenario;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import com.example.e2e.check.Requirement;
 import com.example.e2e.nemesis.CrashPoint;
@@ -17,31 +16,30 @@ import com.example.e2e.topology.Service;
 record CrashPointCase(Service service, String point) {
 
     /**
-     * The shared crash points (the relay's and the inbox's) and the downstream service each is crashed in besides
+     * The shared crash points (the relay's and the inbox's), each in the downstream service it is crashed in besides
      * order-service: inventory, coupon and risk run the same starter's relay and inbox with handlers of their own, so
      * each shared point is crashed in order-service (which starts every order's way and applies every reply) and in
      * one of them, every one of them at least once. Their consumer points are crashed in each of them too, with the
      * service's own jar, by their modules' fault tests ({@code InboxFaultContract}); a case here costs about 25 s of
      * every CI run.
      */
-    static final Map<String, Service> DOWNSTREAM_CASE = Map.of(
-            CrashPoint.RELAY_BEFORE_PUBLISH, Service.COUPON,
-            CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK, Service.RISK,
-            CrashPoint.CONSUMER_BEFORE_COMMIT, Service.INVENTORY,
-            CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK, Service.INVENTORY);
+    private static final List<CrashPointCase> SHARED_DOWNSTREAM = List.of(
+            new CrashPointCase(Service.COUPON, CrashPoint.RELAY_BEFORE_PUBLISH),
+            new CrashPointCase(Service.RISK, CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK),
+            new CrashPointCase(Service.INVENTORY, CrashPoint.CONSUMER_BEFORE_COMMIT),
+            new CrashPointCase(Service.INVENTORY, CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK));
 
     /**
      * Every crash point of the contract in the services that reach it: order-service's own; the relay's and the
-     * inbox's in order-service and in one downstream service each ({@link #DOWNSTREAM_CASE}); payment-service's own
+     * inbox's in order-service and in one downstream service each ({@link #SHARED_DOWNSTREAM}); payment-service's own
      * two, around the call to the provider (it runs the same starter's relay and inbox as the others).
      */
     static List<CrashPointCase> all() {
         List<CrashPointCase> cases = new ArrayList<>();
         cases.add(new CrashPointCase(Service.ORDER, CrashPoint.ORDER_AFTER_COMMIT_BEFORE_RESPONSE));
-        for (String point : List.of(CrashPoint.RELAY_BEFORE_PUBLISH, CrashPoint.RELAY_AFTER_PUBLISH_BEFORE_MARK,
-                CrashPoint.CONSUMER_BEFORE_COMMIT, CrashPoint.CONSUMER_AFTER_COMMIT_BEFORE_ACK)) {
-            cases.add(new CrashPointCase(Service.ORDER, point));
-            cases.add(new CrashPointCase(DOWNSTREAM_CASE.get(point), point));
+        for (CrashPointCase downstream : SHARED_DOWNSTREAM) {
+            cases.add(new CrashPointCase(Service.ORDER, downstream.point()));
+            cases.add(downstream);
         }
         cases.add(new CrashPointCase(Service.PAYMENT, CrashPoint.PAYMENT_BEFORE_CHARGE));
         cases.add(new CrashPointCase(Service.PAYMENT, CrashPoint.PAYMENT_AFTER_CHARGE_BEFORE_RECORD));
