@@ -27,7 +27,11 @@ import reactor.core.scheduler.Scheduler;
  * the sweep ({@link OutboxRelay}) to claim them: a writer that asks for it writes its rows with a lease (their
  * {@code next_attempt_at} {@link #lease()} ahead, no notification) and offers their ids once its transaction has
  * committed. The hand-off reads them by id, publishes them and waits for the confirms, then marks them sent: two
- * round trips and no transaction, where a cycle of the sweep takes four in one transaction, row locks included.
+ * round trips and no transaction, where a cycle of the sweep takes four in one transaction, row locks included. The
+ * read comes after the commit and not from the writer's own statement, though that would save a round trip: a writer
+ * whose statement waited for the lock an earlier writer of the same aggregate held goes on with the aggregate as that
+ * writer left it, but sees the rest of the database as it was when its statement began, without that writer's outbox
+ * row; only a statement that begins after the commit is sure to find the earlier row, which must leave first.
  *
  * <p>Nothing depends on the hand-off happening. A row whose writer died before offering it, that this process could
  * not publish, or that waited here longer than its lease is published by the sweep once the lease runs out (by any

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +30,7 @@ import com.example.testsupport.FreshInfrastructure;
 import io.r2dbc.spi.ConnectionFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * The hand-off: a writer publishes its rows after its own commit, and the sweep stays the fallback. The sweep polls
@@ -124,6 +127,48 @@ class OutboxHandOffIntegrationTests {
         }
     }
 
+    /**
+     * Why the hand-off asks after its writer's commit whether a row is its aggregate's earliest unsent one, and not
+     * in the writer's own statement: a statement that waited for the lock an earlier writer of the aggregate held goes
+     * on, once that writer has committed, with the aggregate's row as that writer left it, but the rest of the
+     * statement still sees the database as it was when the statement began (READ COMMITTED), without the earlier
+     * writer's outbox row. Asked there, the later event would leave first.
+     */
+    @Test
+    void aRowWhoseStatementWaitedForAnEarlierWriterOfItsAggregateLeavesAfterThatWritersRow() throws Exception {
+        outbox.execute("create table if not exists aggregates (id bigint primary key, version int not null)");
+        long order = 7_000_001L;
+        outbox.execute("insert into aggregates (id, version) values (" + order + ", 0)");
+        DomainEvent first = TestOutbox.created(0);
+        DomainEvent second = TestOutbox.cancelled(0, 2);
+        TransactionalOperator transactions = TransactionalOperator.create(
+                new R2dbcTransactionManager(connectionFactory));
+        try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
+            // The earlier writer locks the aggregate and writes its row, which nobody offers (it waits for its lease),
+            // then commits only once the later writer's statement waits for the lock.
+            Sinks.Empty<Void> written = Sinks.empty();
+            Sinks.Empty<Void> commit = Sinks.empty();
+            CompletableFuture<Long> earlier = transactions.transactional(
+                    writeLocking(first, order, Duration.ofSeconds(4))
+                            .doOnSuccess(seen -> written.tryEmitEmpty())
+                            .flatMap(seen -> commit.asMono().thenReturn(seen)))
+                    .toFuture();
+            written.asMono().block(Duration.ofSeconds(10));
+            CompletableFuture<Long> later = writeLocking(second, order, handOff.lease()).toFuture();
+            await().atMost(Duration.ofSeconds(10)).until(() -> waitingForALock() == 1);
+            commit.tryEmitEmpty();
+            earlier.get(10, TimeUnit.SECONDS);
+            assertThat(later.get(10, TimeUnit.SECONDS))
+                    .as("unsent rows of the aggregate the later writer's statement saw")
+                    .isZero();
+            handOff.offer(List.of(second.eventId()));
+
+            // The first leaves through the sweep when its lease ends; the second, given back to the sweep, after it.
+            await().atMost(Duration.ofSeconds(10)).until(() -> probe.drain().size() == 2);
+            assertThat(probe.messageIds()).containsExactly(first.eventId().toString(), second.eventId().toString());
+        }
+    }
+
     @Test
     void offeringAnIdTwiceOrAfterItWasSentPublishesItOnce() {
         try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
@@ -187,6 +232,35 @@ class OutboxHandOffIntegrationTests {
                     .bind("id", backingOff.eventId()).fetch().rowsUpdated().block();
             await().atMost(Duration.ofSeconds(10)).until(() -> outbox.count("sent_at is null") == 0);
         }
+    }
+
+    /**
+     * One statement that moves an aggregate (a row of {@code aggregates}, locked by the update) and writes its event,
+     * as an order's state machine does; answers how many unsent rows of the aggregate the statement saw.
+     */
+    private Mono<Long> writeLocking(DomainEvent event, long orderId, Duration lease) {
+        return writer.appendWith("""
+                source as (
+                    update aggregates a set version = a.version + 1
+                     where a.id = :orderId
+                    returning a.id, (select count(*)
+                                       from outbox_events o
+                                      where o.aggregate_id = a.id::text
+                                        and o.sent_at is null) as unsent_seen)""",
+                "source", "id", "order_id", OutboundEvent.of(event), lease)
+                .bind("orderId", orderId)
+                .map(row -> row.get("unsent_seen", Long.class))
+                .one();
+    }
+
+    private long waitingForALock() {
+        return DatabaseClient.create(connectionFactory)
+                .sql("""
+                        select count(*) from pg_stat_activity
+                         where wait_event_type = 'Lock' and datname = current_database()""")
+                .map(row -> row.get(0, Long.class))
+                .one()
+                .block();
     }
 
     /** One statement in auto-commit, as order-service places an order: the row commits with it. */
