@@ -62,12 +62,17 @@ class OutboxHandOffIntegrationTests {
     @Autowired
     RabbitTemplate rabbit;
 
+    TransactionalOperator transactions;
+
+    DatabaseClient db;
+
     TestOutbox outbox;
 
     @BeforeEach
     void setUp() {
-        outbox = new TestOutbox(writer, TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory)),
-                DatabaseClient.create(connectionFactory));
+        transactions = TransactionalOperator.create(new R2dbcTransactionManager(connectionFactory));
+        db = DatabaseClient.create(connectionFactory);
+        outbox = new TestOutbox(writer, transactions, db);
     }
 
     @Test
@@ -127,13 +132,7 @@ class OutboxHandOffIntegrationTests {
         }
     }
 
-    /**
-     * Why the hand-off asks after its writer's commit whether a row is its aggregate's earliest unsent one, and not
-     * in the writer's own statement: a statement that waited for the lock an earlier writer of the aggregate held goes
-     * on, once that writer has committed, with the aggregate's row as that writer left it, but the rest of the
-     * statement still sees the database as it was when the statement began (READ COMMITTED), without the earlier
-     * writer's outbox row. Asked there, the later event would leave first.
-     */
+    /** Why the hand-off reads its rows after the writer's commit, not in its statement: see {@link OutboxHandOff}. */
     @Test
     void aRowWhoseStatementWaitedForAnEarlierWriterOfItsAggregateLeavesAfterThatWritersRow() throws Exception {
         outbox.execute("create table if not exists aggregates (id bigint primary key, version int not null)");
@@ -141,8 +140,6 @@ class OutboxHandOffIntegrationTests {
         outbox.execute("insert into aggregates (id, version) values (" + order + ", 0)");
         DomainEvent first = TestOutbox.created(0);
         DomainEvent second = TestOutbox.cancelled(0, 2);
-        TransactionalOperator transactions = TransactionalOperator.create(
-                new R2dbcTransactionManager(connectionFactory));
         try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
             // The earlier writer locks the aggregate and writes its row, which nobody offers (it waits for its lease),
             // then commits only once the later writer's statement waits for the lock.
@@ -209,7 +206,6 @@ class OutboxHandOffIntegrationTests {
      */
     @Test
     void aRelayThatStartsSendsRowsHandedOffBeforeItWithoutWaitingForTheirLease() {
-        DatabaseClient db = DatabaseClient.create(connectionFactory);
         try (QueueProbe probe = QueueProbe.bind(admin, rabbit, OrderEvent.EXCHANGE, "#")) {
             DomainEvent handedOff = TestOutbox.created(0);
             DomainEvent backingOff = TestOutbox.created(0);
@@ -254,10 +250,9 @@ class OutboxHandOffIntegrationTests {
     }
 
     private long waitingForALock() {
-        return DatabaseClient.create(connectionFactory)
-                .sql("""
-                        select count(*) from pg_stat_activity
-                         where wait_event_type = 'Lock' and datname = current_database()""")
+        return db.sql("""
+                select count(*) from pg_stat_activity
+                 where wait_event_type = 'Lock' and datname = current_database()""")
                 .map(row -> row.get(0, Long.class))
                 .one()
                 .block();
