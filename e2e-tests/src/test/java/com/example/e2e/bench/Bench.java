@@ -127,6 +127,15 @@ final class Bench {
                     unloaded.offeredPerSecond(), unloaded.createdToFinal().p50(), unloaded.createdToFinal().p99());
         }
 
+        List<BenchResult.EndToEnd> byRate = new ArrayList<>();
+        for (double share : settings.byRate()) {
+            BenchResult.EndToEnd run = EndToEnd.byRate(topology, orders, settings, cost.capacityPerSecond(), share)
+                    .result();
+            log.info("[bench] end to end at {} orders/s: 201 -> final p50 {} ms, p99 {} ms", run.offeredPerSecond(),
+                    run.createdToFinal().p50(), run.createdToFinal().p99());
+            byRate.add(run);
+        }
+
         // Until now order-service has answered new orders only: a replay's own way through it (the answer the order
         // statement gives on a conflict, the 200 with its header) is compiled while the first replays arrive, as the
         // other latency phases' warm-ups are before they count.
@@ -154,7 +163,7 @@ final class Bench {
         BenchResult.Api api = new BenchResult.Api(orderApi.throughput(), orderApi.latency(), orderApi.errors(),
                 orderApi.cpuMillisPerOperation(), databaseCeiling.cpuMillisPerOperation());
         return new BenchResult(setup, cost, databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain,
-                endToEnd.result(), unloaded, replays, replayWarmup, idle, null, Targets.judge(cost,
+                endToEnd.result(), unloaded, byRate, replays, replayWarmup, idle, null, Targets.judge(cost,
                         databaseCeiling.throughput(), api, brokerCeiling.throughput(), relayDrain, endToEnd.result(),
                         replays, idle));
     }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -73,6 +74,7 @@ public final class BenchReport {
         throughput(md, result);
         orderApiLatency(md, result.orderApi());
         endToEnd(md, result.endToEnd(), result.unloaded(), result.cost());
+        byRate(md, result);
         replays(md, result.replays(), result.replayWarmup());
         idle(md, result.idle());
         if (result.levers() != null) {
@@ -335,6 +337,52 @@ public final class BenchReport {
                     .append(p50AndP99(unloaded.way().get(hop), null)).append(" |\n");
         }
         md.append('\n');
+    }
+
+    /**
+     * Every end-to-end run of the report by its arrival rate: how the p99 grows with the load, and the highest rate at
+     * which it stayed under its bar, every slower run's too. The bar is judged at {@link EndToEnd#UTILISATION} of the
+     * capacity; this says where below that it still holds. Shown only when the run measured rates between the two.
+     */
+    private static void byRate(StringBuilder md, BenchResult result) {
+        if (result.byRate().isEmpty()) {
+            return;
+        }
+        List<BenchResult.EndToEnd> runs = new ArrayList<>(result.byRate());
+        if (result.unloaded() != null) {
+            runs.add(result.unloaded());
+        }
+        runs.add(result.endToEnd());
+        runs.sort(Comparator.comparingDouble(BenchResult.EndToEnd::offeredPerSecond));
+        String bar = format("p99 < %s ms", rate(Targets.END_TO_END_P99_MS));
+        md.append("### By arrival rate\n\n")
+                .append(format("Then orders arrived at %s more rates for %.0f s each, counted after a warm-up as above, "
+                        + "every run's orders final before the next began. All the runs by their rate, %s above among "
+                        + "them:\n\n", result.byRate().size(), result.byRate().get(0).seconds(),
+                        result.unloaded() == null ? "the one" : "the two"))
+                .append("| orders/s | of the capacity | cores busy | system CPU per order (ms) | transactions per order "
+                        + "| 201 → final p50 (ms) | p99 (ms) | ").append(bar).append(" |\n")
+                .append("|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
+        BenchResult.EndToEnd highest = null;
+        boolean held = true;
+        for (BenchResult.EndToEnd run : runs) {
+            boolean under = run.notFinal() == 0 && run.createdToFinal().p99() < Targets.END_TO_END_P99_MS;
+            held &= under;
+            if (held) {
+                highest = run;
+            }
+            md.append("| ").append(rate(run.offeredPerSecond())).append(" | ")
+                    .append(percent(run.offeredPerSecond() / run.capacityPerSecond())).append(" | ")
+                    .append(percent(run.load().busy())).append(" | ").append(ms(run.load().cpuMillisPerOrder()))
+                    .append(" | ").append(decimal(run.load().transactionsPerOrderInAll())).append(" | ")
+                    .append(ms(run.createdToFinal().p50())).append(" | ").append(ms(run.createdToFinal().p99()))
+                    .append(" | ").append(under ? "✅" : "❌").append(" |\n");
+        }
+        md.append('\n').append(highest == null
+                ? format("The %s held at none of these rates.", bar)
+                : format("The %s held up to %s orders/s, %s of the closed loop's capacity, and at every slower rate.",
+                        bar, rate(highest.offeredPerSecond()), percent(highest.offeredPerSecond()
+                                / highest.capacityPerSecond()))).append("\n\n");
     }
 
     /** "While they arrived, the machine's cores were 93% busy (2% of their time stolen by the hypervisor)." */

@@ -95,15 +95,56 @@ class BenchReportTests {
     void leavesTheUnloadedRunOutWhenItDidNotRun() throws IOException {
         BenchResult result = result();
         BenchReport.write(new BenchResult(result.setup(), result.cost(), result.databaseCeiling(), result.orderApi(),
-                result.brokerCeiling(), result.relayDrain(), result.endToEnd(), null, result.replays(),
+                result.brokerCeiling(), result.relayDrain(), result.endToEnd(), null, List.of(), result.replays(),
                 result.replayWarmup(), result.idle(),
                 result.levers(), result.targets()), directory);
 
         assertThat(Files.readString(directory.resolve("bench-report.md"))).doesNotContain("Unloaded")
+                .doesNotContain("By arrival rate")
                 .contains("| database | closed loop (cost phase) | at 9 orders/s |\n|---|---:|---:|\n"
                         + "| orders | 7.00 | 12.5 |\n")
                 .contains("| **all** | 19.0 | 26.0 |\n")
                 .contains("## Replays");
+    }
+
+    @Test
+    void showsEveryEndToEndRunByItsRateAndHowFarTheLatencyBarHeld() throws IOException {
+        BenchReport.write(result(), directory);
+
+        assertThat(Files.readString(directory.resolve("bench-report.md")))
+                .contains("### By arrival rate\n\nThen orders arrived at 2 more rates for 20 s each, counted after a "
+                        + "warm-up as above, every run's orders final before the next began. All the runs by their "
+                        + "rate, the two above among them:\n\n")
+                .contains("| orders/s | of the capacity | cores busy | system CPU per order (ms) | transactions per order "
+                        + "| 201 → final p50 (ms) | p99 (ms) | p99 < 100 ms |\n|---:|---:|---:|---:|---:|---:|---:|:---:|\n"
+                        + "| 1 | 7% | 18% | 212.6 | 30.0 | 21.5 | 44.8 | ✅ |\n"
+                        + "| 3 | 20% | 40% | 150.0 | 28.0 | 30.0 | 88.0 | ✅ |\n"
+                        + "| 6 | 40% | 70% | 140.0 | 27.0 | 60.0 | 140.0 | ❌ |\n"
+                        + "| 9 | 60% | 93% | 131.4 | 26.0 | 38.2 | 182.7 | ❌ |\n\n"
+                        + "The p99 < 100 ms held up to 3 orders/s, 20% of the closed loop's capacity, and at every "
+                        + "slower rate.\n\n");
+    }
+
+    @Test
+    void saysWhenTheLatencyBarHeldAtNoRate() throws IOException {
+        BenchResult result = result();
+        BenchReport.write(new BenchResult(result.setup(), result.cost(), result.databaseCeiling(), result.orderApi(),
+                result.brokerCeiling(), result.relayDrain(), result.endToEnd(), null, List.of(byRate(6, 60.0, 140.0)),
+                result.replays(), result.replayWarmup(), result.idle(), result.levers(), result.targets()), directory);
+
+        assertThat(Files.readString(directory.resolve("bench-report.md")))
+                .contains("rate, the one above among them:")
+                .contains("| 6 | 40% | 70% | 140.0 | 27.0 | 60.0 | 140.0 | ❌ |\n"
+                        + "| 9 | 60% | 93% | 131.4 | 26.0 | 38.2 | 182.7 | ❌ |\n\n"
+                        + "The p99 < 100 ms held at none of these rates.\n\n");
+    }
+
+    @Test
+    void readsTheSharesOfTheCapacityToMeasureInPercent() {
+        assertThat(BenchSettings.shares(" 40, 20,30 ,20")).containsExactly(0.2, 0.3, 0.4);
+        assertThat(BenchSettings.shares("none")).isEmpty();
+        assertThat(BenchSettings.shares("")).isEmpty();
+        assertThatThrownBy(() -> BenchSettings.shares("20,0.5,120")).hasMessageContaining("120");
     }
 
     @Test
@@ -446,9 +487,19 @@ class BenchReportTests {
                 new BenchResult.Target("System CPU per order", 100, 20, "ms", AT_MOST),
                 new BenchResult.Target("Idle CPU of order-service", 0.4, 1, "% of a core", AT_MOST));
         return new BenchResult(setup, cost, new Throughput(24680, 10), orderApi, new Throughput(90000, 10),
-                new Throughput(20000, 3.2), endToEnd, unloaded, new Latencies(500, 2.31, 5.02, 8.77, 14.6),
+                new Throughput(20000, 3.2), endToEnd, unloaded, List.of(byRate(3, 30.0, 88.0), byRate(6, 60.0, 140.0)),
+                new Latencies(500, 2.31, 5.02, 8.77, 14.6),
                 new Latencies(500, 3.9, 9.4, 16.2, 25.0), idle,
                 levers, targets);
+    }
+
+    /** A run of the rates between the unloaded one and the 60% one: at 3 orders/s 40% busy, at 6 70%. */
+    private static BenchResult.EndToEnd byRate(double rate, double p50, double p99) {
+        int placed = (int) rate * 20;
+        return new BenchResult.EndToEnd(null, 15, rate, 20, placed, 0, placed, 0, 0,
+                new Latencies(placed, p50, p99 * 0.8, p99, p99 * 1.2), new Latencies(placed, 2.0, 3.0, 4.0, 5.0), Map.of(),
+                Map.of(), new BenchResult.Load(rate == 3 ? 0.4 : 0.7, 0, rate == 3 ? 150.0 : 140.0,
+                        ordered("orders", rate == 3 ? 28.0 : 27.0)));
     }
 
     /**

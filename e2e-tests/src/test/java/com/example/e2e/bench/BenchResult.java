@@ -19,6 +19,8 @@ import java.util.TreeMap;
  * @param endToEnd      orders at a fixed arrival rate, from the 201 to the final state
  * @param unloaded      the same at {@link EndToEnd#UNLOADED} of the capacity: the way's own latency, little of it
  *                      spent in queues; null when the run skipped it (bench.unloaded-seconds=0)
+ * @param byRate        the same at the shares of the capacity bench.by-rate names, lowest first: where between the
+ *                      two the p99 crosses its bar; empty when the run made none
  * @param replays       {@code POST /orders} replays of orders that exist, counted
  * @param replayWarmup  the replays before those, not counted (as every latency phase starts with a warm-up): the
  *                      services have answered new orders only until then; null when the run made none
@@ -28,8 +30,8 @@ import java.util.TreeMap;
  * @param targets       the bars this project sets itself, each with its verdict
  */
 public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Api orderApi, Throughput brokerCeiling,
-        Throughput relayDrain, EndToEnd endToEnd, EndToEnd unloaded, Latencies replays, Latencies replayWarmup,
-        Idle idle, LeverRuns levers, List<Target> targets) {
+        Throughput relayDrain, EndToEnd endToEnd, EndToEnd unloaded, List<EndToEnd> byRate, Latencies replays,
+        Latencies replayWarmup, Idle idle, LeverRuns levers, List<Target> targets) {
 
     /** The sum of a figure over its processes or databases. */
     static double sum(Map<String, Double> figures) {
@@ -39,7 +41,7 @@ public record BenchResult(Setup setup, Cost cost, Throughput databaseCeiling, Ap
     /** The same run with its lever runs. */
     public BenchResult withLevers(LeverRuns runs) {
         return new BenchResult(setup, cost, databaseCeiling, orderApi, brokerCeiling, relayDrain, endToEnd, unloaded,
-                replays, replayWarmup, idle, runs, targets);
+                byRate, replays, replayWarmup, idle, runs, targets);
     }
 
     /**

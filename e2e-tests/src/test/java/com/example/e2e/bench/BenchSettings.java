@@ -1,6 +1,7 @@
 package com.example.e2e.bench;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalDouble;
 
@@ -29,6 +30,10 @@ import java.util.OptionalDouble;
  *                     unloaded run
  * @param unloaded     how long orders arrive, counted, at 10% of the capacity ({@link EndToEnd#UNLOADED}), after the
  *                     run at 60%; 0 leaves that run out (bench.unloaded-seconds)
+ * @param byRate       the shares of the capacity, between those two, at which orders arrive once more, counted for
+ *                     bench.by-rate-seconds each, lowest first: where on the way from 10% to 60% the end-to-end p99
+ *                     crosses its bar (bench.by-rate, percentages, comma-separated; none for none)
+ * @param byRateSeconds how long orders arrive, counted, at each of those rates (bench.by-rate-seconds)
  * @param replays      replayed requests counted (bench.replays), at bench.rate, or 100 per second when it is not given
  * @param replayWarmup  replayed requests before those, at the same rate, not counted (bench.replay-warmup)
  * @param idle         how long the system runs without load while its idle CPU is measured (bench.idle-seconds)
@@ -42,7 +47,7 @@ import java.util.OptionalDouble;
  */
 record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost,
         int connections, Duration warmup, Duration measure, int backlog, OptionalDouble rate, Duration endToEnd,
-        Duration e2eWarmup, Duration unloaded, int replays, int replayWarmup, Duration idle, List<Levers.Lever> levers,
+        Duration e2eWarmup, Duration unloaded, List<Double> byRate, Duration byRateSeconds, int replays, int replayWarmup, Duration idle, List<Levers.Lever> levers,
         Duration leverWarmup, Duration leverCost, boolean leverBaselineAgain) {
 
     private static final double REPLAY_RATE = 100;
@@ -57,6 +62,7 @@ record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJit
                 rate.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(rate)),
                 seconds("bench.e2e-seconds", 60), seconds("bench.e2e-warmup-seconds", 10),
                 seconds("bench.unloaded-seconds", 30),
+                shares(System.getProperty("bench.by-rate", "20,30,40,50")), seconds("bench.by-rate-seconds", 20),
                 integer("bench.replays", 1_000), integer("bench.replay-warmup", 1_000),
                 seconds("bench.idle-seconds", 30),
                 Levers.select(System.getProperty("bench.levers", "")),
@@ -68,6 +74,24 @@ record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJit
     /** Replays per second: a replay reads and writes nothing but the answer, so the pipeline does not bound it. */
     double replayRate() {
         return rate.orElse(REPLAY_RATE);
+    }
+
+    /** "20,30,40,50" as 0.2, 0.3, 0.4, 0.5, lowest first; "none" or nothing for none. */
+    static List<Double> shares(String percentages) {
+        String list = percentages.strip();
+        if (list.isEmpty() || list.equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        return Arrays.stream(list.split(",")).map(String::strip).map(BenchSettings::share).sorted().distinct().toList();
+    }
+
+    private static double share(String percent) {
+        double share = Double.parseDouble(percent) / 100;
+        if (share <= 0 || share > 1) {
+            throw new IllegalArgumentException("bench.by-rate: " + percent + " is not a share of the capacity in "
+                    + "percent (above 0, at most 100)");
+        }
+        return share;
     }
 
     private static int integer(String property, int otherwise) {

@@ -67,11 +67,25 @@ final class EndToEnd {
      */
     static Run unloaded(ProcessTopology topology, BenchOrders orders, BenchSettings settings, double capacity)
             throws SQLException {
-        double rate = Math.max(1, Math.floor(UNLOADED * capacity));
-        log.info("[bench] end to end, unloaded: {} orders/s ({}% of the capacity) for {} s after {} s of warm-up", rate,
-                Math.round(UNLOADED * 100), settings.unloaded().toSeconds(), settings.e2eWarmup().toSeconds());
-        return run(topology, orders, new Rates(null, capacity, rate, settings.unloaded().toSeconds(), 0),
-                settings.e2eWarmup());
+        return atShare("unloaded", topology, orders, settings, capacity, UNLOADED, settings.unloaded());
+    }
+
+    /**
+     * The same at {@code share} of the capacity (at least one order a second) for bench.by-rate-seconds: one point of
+     * the way from the unloaded run to {@link #run}'s, where the end-to-end latency meets the queues of a busier
+     * machine.
+     */
+    static Run byRate(ProcessTopology topology, BenchOrders orders, BenchSettings settings, double capacity,
+            double share) throws SQLException {
+        return atShare("by rate", topology, orders, settings, capacity, share, settings.byRateSeconds());
+    }
+
+    private static Run atShare(String phase, ProcessTopology topology, BenchOrders orders, BenchSettings settings,
+            double capacity, double share, Duration seconds) throws SQLException {
+        double rate = Math.max(1, Math.floor(share * capacity));
+        log.info("[bench] end to end, {}: {} orders/s ({}% of the capacity) for {} s after {} s of warm-up", phase, rate,
+                Math.round(share * 100), seconds.toSeconds(), settings.e2eWarmup().toSeconds());
+        return run(topology, orders, new Rates(null, capacity, rate, seconds.toSeconds(), 0), settings.e2eWarmup());
     }
 
     /**
