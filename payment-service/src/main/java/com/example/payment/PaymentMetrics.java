@@ -2,7 +2,6 @@ package com.example.payment;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.springframework.stereotype.Component;
@@ -44,11 +43,21 @@ class PaymentMetrics {
     }
 
     Mono<Void> refresh() {
-        return payments.countByStatus()
-                .zipWith(payments.oldestProcessingAge(),
-                        (counts, oldest) -> new Snapshot(counts, oldest, System.nanoTime()))
-                .doOnNext(taken -> snapshot = taken)
-                .then();
+        return Mono.defer(() -> {
+            long asked = System.nanoTime();
+            return payments.countByStatus().zipWith(payments.workLeft(),
+                    (counts, left) -> new Snapshot(counts, left, System.nanoTime(), asked));
+        }).doOnNext(taken -> snapshot = taken).then();
+    }
+
+    /**
+     * Whether figures asked for after {@code sinceNanos} (a {@link System#nanoTime()} reading) found no payment with
+     * work left: none of any instance waited to be charged, reconciled or refunded, every payment committed before
+     * that moment visible to them.
+     */
+    boolean noWorkLeftSince(long sinceNanos) {
+        Snapshot current = snapshot;
+        return current != null && current.askedAtNanos() - sinceNanos > 0 && !current.workLeft().any();
     }
 
     private double count(PaymentStatus status) {
@@ -61,11 +70,12 @@ class PaymentMetrics {
         if (current == null) {
             return Double.NaN;
         }
-        return current.oldestProcessing()
+        return current.workLeft().oldestProcessing()
                 .map(age -> age.plusNanos(Math.max(0, System.nanoTime() - current.takenAtNanos())).toMillis())
                 .orElse(0L);
     }
 
-    private record Snapshot(Map<PaymentStatus, Long> counts, Optional<Duration> oldestProcessing, long takenAtNanos) {
+    private record Snapshot(Map<PaymentStatus, Long> counts, PaymentRepository.WorkLeft workLeft, long takenAtNanos,
+            long askedAtNanos) {
     }
 }

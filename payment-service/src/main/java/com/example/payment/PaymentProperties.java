@@ -76,7 +76,9 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
     /**
      * @param pollInterval  how often the worker looks for due payments besides being woken (when one is asked for, or
      *                      when one this instance left for later is due again): for the payments of other instances,
-     *                      including those that crashed, and any wake-up that was lost
+     *                      including those that crashed, and any wake-up that was lost; once per
+     *                      {@code stats-interval} instead while the worker has nothing in hand and the payment figures
+     *                      see no payment with work left anywhere
      * @param inFlight      payments the worker works on at the same time: a claim takes at most as many as are free,
      *                      and each payment frees its place as soon as its own work is over
      * @param batchSize     payments one claim takes at most
@@ -90,7 +92,8 @@ public record PaymentProperties(@DefaultValue Provider provider, @DefaultValue W
      * @param leaseMargin   added to the longest an attempt can take: how long a claimed payment is left to the
      *                      instance that claimed it before another may take it up
      * @param backoff       the pause before asking the provider again about a payment whose outcome is unknown
-     * @param statsInterval how often the payment gauges are refreshed from the database
+     * @param statsInterval how often the payment gauges, and the figures that let an idle worker poll less, are
+     *                      refreshed from the database
      * @param drainTimeout  how long stopping waits for the work in flight
      * @param recordTogether whether the outcomes that arrive while one is being recorded are then recorded
      *                       together, in one statement ({@link MoveRecorder}), rather than each in its own (false: a

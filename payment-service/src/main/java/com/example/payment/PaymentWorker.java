@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
+import com.example.messaging.support.QuietPolls;
 import com.example.payment.persistence.PaymentRepository;
 import com.example.payment.persistence.PaymentRepository.Claimed;
 import com.example.service.failure.Failures;
@@ -48,6 +49,11 @@ import reactor.util.retry.Retry;
  * instance takes a payment up only once its lease ran out, which is also how a payment whose instance crashed
  * mid-call is reconciled. A claim that fails (the database is away) is logged and the next wake-up tries again;
  * nothing here needs a restart to recover.
+ *
+ * <p>The poll is for what no wake-up announces here: the payments other instances left behind. While the worker has
+ * nothing in hand, its last claim found nothing, and the payment figures ({@link PaymentMetrics}, refreshed every
+ * {@code stats-interval}) saw no payment with work left on any instance, it polls only once per
+ * {@code stats-interval} ({@link QuietPolls}); figures that show such a payment bring the polls back.
  */
 @Component
 class PaymentWorker implements SmartLifecycle {
@@ -66,6 +72,7 @@ class PaymentWorker implements SmartLifecycle {
     private final Slots slots;
     private final Object lifecycle = new Object();
     private final AtomicInteger failuresInARow = new AtomicInteger();
+    private final QuietPolls quietPolls;
     private Running running;
 
     PaymentWorker(PaymentRepository payments, PaymentWork work, PaymentMetrics metrics, WorkerWakeUps wakeUps,
@@ -77,6 +84,9 @@ class PaymentWorker implements SmartLifecycle {
         this.settings = properties.worker();
         this.lease = properties.lease();
         this.slots = new Slots(settings.inFlight());
+        // Nothing in hand: a payment asked for here wakes the worker, and the figures show what other instances left.
+        this.quietPolls = new QuietPolls(() -> slots.taken() == 0, metrics::noWorkLeftSince, settings.statsInterval(),
+                System::nanoTime);
         Gauge.builder(IN_FLIGHT, slots, Slots::taken)
                 .description("Payments the worker is working on now: claimed, their work not over")
                 .register(meters);
@@ -92,7 +102,8 @@ class PaymentWorker implements SmartLifecycle {
             Sinks.Empty<Void> stopping = Sinks.empty();
             CountDownLatch drained = new CountDownLatch(1);
             Flux<Object> wakeUpCalls = Flux.<Object>merge(
-                            Flux.interval(Duration.ZERO, settings.pollInterval(), scheduler).onBackpressureDrop(),
+                            Flux.interval(Duration.ZERO, settings.pollInterval(), scheduler).onBackpressureDrop()
+                                    .filter(tick -> !quietPolls.skip()),
                             wakeUps.asFlux())
                     .takeUntilOther(stopping.asMono())
                     // Wake-ups that arrive while the worker is busy claiming collapse into one claim after it.
@@ -146,6 +157,7 @@ class PaymentWorker implements SmartLifecycle {
                 .timeout(lease)
                 .map(claimed -> {
                     claimed.forEach(slots::start);
+                    quietPolls.cycleEnded(!claimed.isEmpty());
                     recovered();
                     if (claimed.size() == asked) {
                         // As many as were asked for: more may be due.
@@ -159,6 +171,7 @@ class PaymentWorker implements SmartLifecycle {
     /** Claims the payments whose work is due and does it; emits how many it claimed. */
     private Mono<Integer> round() {
         return payments.claimDue(settings.batchSize(), lease).collectList()
+                .doOnNext(claimed -> quietPolls.cycleEnded(!claimed.isEmpty()))
                 .flatMap(claimed -> Flux.fromIterable(claimed)
                         .flatMap(payment -> slots.counted(perform(payment)), settings.batchSize())
                         .then(Mono.just(claimed.size())))
@@ -236,6 +249,7 @@ class PaymentWorker implements SmartLifecycle {
     }
 
     private Mono<Integer> failed(Throwable e) {
+        quietPolls.cycleEnded(true);
         int inARow = failuresInARow.incrementAndGet();
         // The first failure and every hundredth: an outage of minutes should not flood the log.
         if (inARow == 1 || inARow % 100 == 0) {

@@ -304,13 +304,27 @@ public class PaymentRepository {
                 .collectMap(Map.Entry::getKey, Map.Entry::getValue);
     }
 
-    /** How long the oldest PROCESSING payment has been PROCESSING; empty when none is. */
-    public Mono<Optional<Duration>> oldestProcessingAge() {
+    /**
+     * The payments with work left (CREATED, PROCESSING, or SUCCEEDED with a refund asked for: the rows of the claim's
+     * index, which answers this): whether there is any, and how long the oldest PROCESSING one has been PROCESSING.
+     */
+    public Mono<WorkLeft> workLeft() {
         return db.sql("""
-                select (extract(epoch from now() - min(updated_at)) * 1000)::bigint as age_millis
-                from payments where status = 'PROCESSING'""")
-                .map(row -> Optional.ofNullable(row.get("age_millis", Long.class)).map(Duration::ofMillis))
+                select count(*) > 0 as any_left,
+                       (extract(epoch from now() - min(updated_at) filter (where status = 'PROCESSING')) * 1000)::bigint
+                           as oldest_processing_millis
+                from payments
+                where status in ('CREATED', 'PROCESSING') or (status = 'SUCCEEDED' and cancel_requested)""")
+                .map(row -> new WorkLeft(Boolean.TRUE.equals(row.get("any_left", Boolean.class)),
+                        Optional.ofNullable(row.get("oldest_processing_millis", Long.class)).map(Duration::ofMillis)))
                 .one();
+    }
+
+    /**
+     * @param any              whether any payment has work left
+     * @param oldestProcessing how long the oldest PROCESSING payment has been PROCESSING; empty when none is
+     */
+    public record WorkLeft(boolean any, Optional<Duration> oldestProcessing) {
     }
 
     private static DatabaseClient.GenericExecuteSpec bindNullable(DatabaseClient.GenericExecuteSpec spec, String name,

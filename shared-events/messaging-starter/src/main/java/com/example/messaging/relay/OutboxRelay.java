@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
+import com.example.messaging.support.QuietPolls;
 import com.example.service.failure.Failures;
 
 import reactor.core.Disposable;
@@ -74,8 +75,8 @@ final class OutboxRelay implements SmartLifecycle {
             Sinks.Empty<Void> stopping = Sinks.empty();
             CountDownLatch drained = new CountDownLatch(1);
 
-            QuietPolls quiet = new QuietPolls(listener::isListening, monitor, properties.listener().quietPoll(),
-                    System::nanoTime);
+            QuietPolls quiet = new QuietPolls(listener::isListening, monitor::nothingPendingSince,
+                    properties.listener().quietPoll(), System::nanoTime);
             quietPolls = quiet;
             Flux<Object> wakeUps = Flux.<Object>merge(
                             Flux.interval(Duration.ZERO, properties.pollInterval(), scheduler)

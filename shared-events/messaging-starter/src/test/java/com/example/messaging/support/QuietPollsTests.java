@@ -1,4 +1,4 @@
-package com.example.messaging.relay;
+package com.example.messaging.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,20 +8,21 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import reactor.core.publisher.Mono;
-
-/** When the relay may skip a poll, on a clock the test moves. */
+/**
+ * When a poller may skip a poll, on a clock the test moves, with figures kept as the relay's and the payment worker's
+ * monitors keep theirs: asked for at a moment, saying how much work waited then.
+ */
 class QuietPollsTests {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final AtomicLong pending = new AtomicLong();
-    private final AtomicBoolean listening = new AtomicBoolean(true);
-    private final OutboxMonitor monitor = new OutboxMonitor(
-            () -> Mono.fromSupplier(() -> new OutboxStore.BacklogStats(pending.get(), 0, null)), now::get);
-    private final QuietPolls polls = new QuietPolls(listening::get, monitor, Duration.ofSeconds(10), now::get);
+    private final AtomicBoolean told = new AtomicBoolean(true);
+    private final Figures figures = new Figures();
+    private final QuietPolls polls = new QuietPolls(told::get, figures::nothingWaitingSince,
+            Duration.ofSeconds(10), now::get);
 
     @Test
-    void anIdleRelayThatListensSkipsPollsOnceFiguresTakenAfterItsLastBusyCycleSeeNothingWaiting() {
+    void anIdlePollerThatIsToldOfNewWorkSkipsPollsOnceFiguresTakenAfterItsLastBusyCycleSeeNothingWaiting() {
         assertThat(polls.skip()).as("nothing known yet").isFalse();
         later(1);
         polls.cycleEnded(false);
@@ -46,7 +47,7 @@ class QuietPollsTests {
     }
 
     @Test
-    void aRowWaitingInTheFiguresAFailedCycleOrALostListenerMeanPolling() {
+    void workWaitingInTheFiguresAFailedCycleOrNotBeingToldMeanPolling() {
         quietNow();
         pending.set(1);
         later(1);
@@ -59,12 +60,12 @@ class QuietPollsTests {
         assertThat(polls.skip()).as("a failed cycle").isFalse();
 
         quietNow();
-        listening.set(false);
+        told.set(false);
         assertThat(polls.skip()).as("notifications are not arriving").isFalse();
     }
 
     @Test
-    void evenAQuietRelayPollsEveryQuietPollInterval() {
+    void evenAQuietPollerPollsEveryQuietPollInterval() {
         quietNow();
         later(8);
         assertThat(polls.skip()).as("9 s after the last cycle").isTrue();
@@ -83,10 +84,25 @@ class QuietPollsTests {
     }
 
     private void refresh() {
-        monitor.refresh().block();
+        figures.refresh();
     }
 
     private void later(long seconds) {
         now.addAndGet(Duration.ofSeconds(seconds).toNanos());
+    }
+
+    private final class Figures {
+
+        private Long askedAt;
+        private long waiting;
+
+        void refresh() {
+            askedAt = now.get();
+            waiting = pending.get();
+        }
+
+        boolean nothingWaitingSince(long sinceNanos) {
+            return askedAt != null && askedAt - sinceNanos > 0 && waiting == 0;
+        }
     }
 }
