@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.Mockito.atLeast;
 import static org.mockito.Mockito.atMost;
 import static org.mockito.Mockito.clearInvocations;
 import static org.mockito.Mockito.verify;
@@ -49,13 +50,13 @@ class PaymentWorkerPollsIntegrationTests extends ConsumerTestSupport {
     }
 
     @Test
-    void anIdleWorkerPollsOncePerRefreshOfTheFiguresAndTakesUpAPaymentAnotherInstanceLeftBehind() throws Exception {
+    void anIdleWorkerPollsOncePerRefreshOfTheFiguresAndTakesUpAPaymentAnotherInstanceLeftBehind() {
         // Figures asked for after the worker's first claims, which found nothing: it is quiet from then on.
-        Thread.sleep(2_500);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(payments, atLeast(2)).workLeft());
         clearInvocations(payments);
-        Thread.sleep(3_000);
-        // Once per second at most, against 30 times at poll-interval.
-        verify(payments, atMost(5)).claimDue(anyInt(), any());
+        // Once per second at most, against 30 times in 3 s at poll-interval.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
+                .untilAsserted(() -> verify(payments, atMost(5)).claimDue(anyInt(), any()));
 
         // Recorded CREATED by an instance that crashed before it could start the charge: nobody wakes this worker.
         long orderId = 700_001;
