@@ -497,8 +497,8 @@ class BenchReportTests {
     private static BenchResult.EndToEnd byRate(double rate, double p50, double p99) {
         int placed = (int) rate * 20;
         return new BenchResult.EndToEnd(null, 15, rate, 20, placed, 0, placed, 0, 0,
-                new Latencies(placed, p50, p99 * 0.8, p99, p99 * 1.2), new Latencies(placed, 2.0, 3.0, 4.0, 5.0), Map.of(),
-                Map.of(), new BenchResult.Load(rate == 3 ? 0.4 : 0.7, 0, rate == 3 ? 150.0 : 140.0,
+                new Latencies(placed, p50, p99 * 0.8, p99, p99 * 1.2), new Latencies(placed, 2.0, 3.0, 4.0, 5.0),
+                Map.of(), Map.of(), new BenchResult.Load(rate == 3 ? 0.4 : 0.7, 0, rate == 3 ? 150.0 : 140.0,
                         ordered("orders", rate == 3 ? 28.0 : 27.0)));
     }
 

@@ -47,8 +47,9 @@ import java.util.OptionalDouble;
  */
 record BenchSettings(Duration systemWarmup, Duration warmupMax, double warmupJitPercent, Duration cost,
         int connections, Duration warmup, Duration measure, int backlog, OptionalDouble rate, Duration endToEnd,
-        Duration e2eWarmup, Duration unloaded, List<Double> byRate, Duration byRateSeconds, int replays, int replayWarmup, Duration idle, List<Levers.Lever> levers,
-        Duration leverWarmup, Duration leverCost, boolean leverBaselineAgain) {
+        Duration e2eWarmup, Duration unloaded, List<Double> byRate, Duration byRateSeconds, int replays,
+        int replayWarmup, Duration idle, List<Levers.Lever> levers, Duration leverWarmup, Duration leverCost,
+        boolean leverBaselineAgain) {
 
     private static final double REPLAY_RATE = 100;
 

@@ -83,8 +83,8 @@ final class EndToEnd {
     private static Run atShare(String phase, ProcessTopology topology, BenchOrders orders, BenchSettings settings,
             double capacity, double share, Duration seconds) throws SQLException {
         double rate = Math.max(1, Math.floor(share * capacity));
-        log.info("[bench] end to end, {}: {} orders/s ({}% of the capacity) for {} s after {} s of warm-up", phase, rate,
-                Math.round(share * 100), seconds.toSeconds(), settings.e2eWarmup().toSeconds());
+        log.info("[bench] end to end, {}: {} orders/s ({}% of the capacity) for {} s after {} s of warm-up", phase,
+                rate, Math.round(share * 100), seconds.toSeconds(), settings.e2eWarmup().toSeconds());
         return run(topology, orders, new Rates(null, capacity, rate, seconds.toSeconds(), 0), settings.e2eWarmup());
     }
 
